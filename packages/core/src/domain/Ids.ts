@@ -1,0 +1,49 @@
+import { Schema } from "effect"
+
+/** Integer primary key of a template (internal key, also accepted in template paths). */
+export const TemplateId = Schema.Int.pipe(Schema.brand("TemplateId"))
+/** @since 0.1.0 */
+export type TemplateId = typeof TemplateId.Type
+
+/** Public UUID of a template. */
+export const TemplateUuid = Schema.UUID.pipe(Schema.brand("TemplateUuid"))
+/** @since 0.1.0 */
+export type TemplateUuid = typeof TemplateUuid.Type
+
+/** Integer primary key of an email list (accepted by imports and the campaign list filter). */
+export const EmailListId = Schema.Int.pipe(Schema.brand("EmailListId"))
+/** @since 0.1.0 */
+export type EmailListId = typeof EmailListId.Type
+
+/** Public UUID of an email list. */
+export const EmailListUuid = Schema.UUID.pipe(Schema.brand("EmailListUuid"))
+/** @since 0.1.0 */
+export type EmailListUuid = typeof EmailListUuid.Type
+
+/** Integer primary key of a suppression. */
+export const SuppressionId = Schema.Int.pipe(Schema.brand("SuppressionId"))
+/** @since 0.1.0 */
+export type SuppressionId = typeof SuppressionId.Type
+
+/** Public UUID of a suppression. */
+export const SuppressionUuid = Schema.UUID.pipe(Schema.brand("SuppressionUuid"))
+/** @since 0.1.0 */
+export type SuppressionUuid = typeof SuppressionUuid.Type
+
+/** Integer primary key of an API token. */
+export const ApiTokenId = Schema.Int.pipe(Schema.brand("ApiTokenId"))
+/** @since 0.1.0 */
+export type ApiTokenId = typeof ApiTokenId.Type
+
+/** Public UUID of an API token. */
+export const ApiTokenUuid = Schema.UUID.pipe(Schema.brand("ApiTokenUuid"))
+/** @since 0.1.0 */
+export type ApiTokenUuid = typeof ApiTokenUuid.Type
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** True when the text is a UUID (any version), the shape of every public id. */
+export const isUuid = (text: string): boolean => uuidPattern.test(text)
+
+/** A new random (v4) UUID, lower-cased. */
+export const newUuid = (): string => globalThis.crypto.randomUUID()

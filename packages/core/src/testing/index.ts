@@ -1,0 +1,2 @@
+export * from "./MemoryStorage.js"
+export * from "./StorageSuite.js"

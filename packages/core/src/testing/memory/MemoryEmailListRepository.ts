@@ -1,0 +1,45 @@
+import { Effect, Option } from "effect"
+import { EmailList } from "../../domain/EmailList.js"
+import type { EmailListId } from "../../domain/Ids.js"
+import { EmailListRepository } from "../../ports/EmailListRepository.js"
+import { containsIgnoringCase, listPage } from "./listPage.js"
+import type { MemoryState } from "./MemoryState.js"
+
+/** EmailListRepository over the in-memory state. */
+export const makeMemoryEmailListRepository = (state: MemoryState) => {
+  const rows = () => state.tables.emailLists
+  return EmailListRepository.of({
+    insert: (list) =>
+      Effect.sync(() => {
+        const row = new EmailList({ ...list, id: state.nextId("emailLists") as EmailListId })
+        rows().set(row.id, row)
+        return row
+      }),
+    update: (id, settings) =>
+      Effect.sync(() => {
+        const existing = rows().get(id)
+        if (existing === undefined) return Option.none()
+        const row = new EmailList({ ...existing, ...settings })
+        rows().set(id, row)
+        return Option.some(row)
+      }),
+    findById: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
+    findByUuid: (uuid) => Effect.sync(() => Option.fromNullable([...rows().values()].find((l) => l.uuid === uuid))),
+    delete: (id) => Effect.sync(() => rows().delete(id)),
+    list: (query) =>
+      Effect.sync(() =>
+        listPage(rows().values(), query, {
+          id: (l) => l.id,
+          sorts: {
+            name: (l) => l.name,
+            created_at: (l) => l.createdAt,
+            active_subscribers_count: (l) => l.activeSubscribersCount
+          },
+          filters: {
+            search: (l, value) => containsIgnoringCase(l.name, value),
+            name: (l, value) => l.name === value
+          }
+        })
+      )
+  })
+}

@@ -1,0 +1,42 @@
+import type { ApiToken } from "../../domain/ApiToken.js"
+import type { EmailList } from "../../domain/EmailList.js"
+import type { Suppression } from "../../domain/Suppression.js"
+import type { Template } from "../../domain/Template.js"
+
+/** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
+export interface MemoryTables {
+  readonly templates: Map<number, Template>
+  readonly emailLists: Map<number, EmailList>
+  readonly suppressions: Map<number, Suppression>
+  readonly apiTokens: Map<number, ApiToken>
+}
+
+/** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
+export class MemoryState {
+  tables: MemoryTables = {
+    templates: new Map(),
+    emailLists: new Map(),
+    suppressions: new Map(),
+    apiTokens: new Map()
+  }
+  private readonly sequences = new Map<keyof MemoryTables, number>()
+
+  /** The next integer id of a table, like an auto-increment column (ids are not reused). */
+  nextId(table: keyof MemoryTables): number {
+    const id = (this.sequences.get(table) ?? 0) + 1
+    this.sequences.set(table, id)
+    return id
+  }
+
+  /** A copy of the tables to restore if a transaction fails. */
+  snapshot(): MemoryTables {
+    const copy = {} as Record<keyof MemoryTables, Map<number, unknown>>
+    for (const [name, table] of Object.entries(this.tables)) copy[name as keyof MemoryTables] = new Map(table)
+    return copy as unknown as MemoryTables
+  }
+
+  /** Puts back tables taken by `snapshot`. */
+  restore(tables: MemoryTables): void {
+    this.tables = tables
+  }
+}

@@ -1,0 +1,22 @@
+import { Effect, FiberRef } from "effect"
+import { Transactor } from "../../ports/Transactor.js"
+import { MemoryState } from "./MemoryState.js"
+
+const inTransaction = FiberRef.unsafeMake(false)
+
+/** Transactions for the in-memory store: one at a time, tables restored from a snapshot when the effect fails. */
+export const makeMemoryTransactor = (state: MemoryState) =>
+  Effect.map(Effect.makeSemaphore(1), (lock) =>
+    Transactor.of({
+      withTransaction: (self) =>
+        Effect.flatMap(FiberRef.get(inTransaction), (nested) =>
+          nested ? self : lock.withPermits(1)(
+            Effect.suspend(() => {
+              const snapshot = state.snapshot()
+              return self.pipe(
+                Effect.onExit((exit) => (exit._tag === "Failure" ? Effect.sync(() => state.restore(snapshot)) : Effect.void)),
+                Effect.locally(inTransaction, true)
+              )
+            })
+          ))
+    }))

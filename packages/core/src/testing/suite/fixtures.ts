@@ -1,0 +1,65 @@
+import type { Layer } from "effect"
+import type { EmailListUuid, SuppressionUuid, TemplateUuid } from "../../domain/Ids.js"
+import { newUuid } from "../../domain/Ids.js"
+import type { Storage } from "../../usecases/Mailroom.js"
+import type { NewEmailList } from "../../ports/EmailListRepository.js"
+import type { NewSuppression } from "../../ports/SuppressionRepository.js"
+import type { NewTemplate } from "../../ports/TemplateRepository.js"
+
+/** Builds a fresh, empty store for one test. */
+export type MakeStorage = () => Layer.Layer<Storage, unknown>
+
+/** A fixed instant plus `seconds`, so ordering by time is deterministic. */
+export const at = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 12, 0, 0) + seconds * 1000)
+
+/** A template ready to insert. */
+export const aTemplate = (overrides: Partial<NewTemplate> = {}): NewTemplate => ({
+  uuid: newUuid() as TemplateUuid,
+  name: "Newsletter",
+  html: "<p>[[[content]]]</p>",
+  structuredHtml: null,
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides
+})
+
+/** An email list ready to insert. */
+export const anEmailList = (overrides: Partial<NewEmailList> = {}): NewEmailList => ({
+  uuid: newUuid() as EmailListUuid,
+  name: "Customers",
+  activeSubscribersCount: 0,
+  campaignsFeedEnabled: false,
+  defaultFromEmail: "news@example.com",
+  defaultFromName: "News",
+  defaultReplyToEmail: "news@example.com",
+  defaultReplyToName: "News",
+  allowFormSubscriptions: false,
+  honeypotField: null,
+  redirectAfterSubscribed: null,
+  redirectAfterAlreadySubscribed: null,
+  redirectAfterSubscriptionPending: null,
+  redirectAfterUnsubscribed: null,
+  requiresConfirmation: false,
+  confirmationMailableClass: null,
+  campaignMailer: "default",
+  automationMailer: "default",
+  transactionalMailer: "default",
+  reportRecipients: null,
+  reportCampaignSent: false,
+  reportCampaignSummary: false,
+  reportEmailListSummary: false,
+  emailListSummarySentAt: null,
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides
+})
+
+/** A suppression ready to insert. */
+export const aSuppression = (overrides: Partial<NewSuppression> = {}): NewSuppression => ({
+  uuid: newUuid() as SuppressionUuid,
+  email: "someone@example.com",
+  reason: "manual",
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides
+})

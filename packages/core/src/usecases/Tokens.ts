@@ -1,0 +1,69 @@
+import { Effect, Encoding, Option } from "effect"
+import type { Ability, ApiToken } from "../domain/ApiToken.js"
+import { type ApiTokenUuid, newUuid } from "../domain/Ids.js"
+import { Forbidden } from "../errors/Forbidden.js"
+import { NotFound } from "../errors/NotFound.js"
+import { Unauthenticated } from "../errors/Unauthenticated.js"
+import { ValidationError } from "../errors/ValidationError.js"
+import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
+import { now } from "./now.js"
+
+/** SHA-256 of a token secret, hex encoded: the only form in which secrets are stored. */
+export const hashToken = (secret: string): Effect.Effect<string> =>
+  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).pipe(
+    Effect.map((digest) => Encoding.encodeHex(new Uint8Array(digest)))
+  )
+
+const newSecret = (): string => `mr_${Encoding.encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(30)))}`
+
+/** API tokens: issue, seed, authenticate and authorize bearer tokens. */
+export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
+  effect: Effect.gen(function*() {
+    const repo = yield* ApiTokenRepository
+
+    const insert = (name: string, secret: string, abilities: ReadonlyArray<Ability>) =>
+      Effect.gen(function*() {
+        const tokenHash = yield* hashToken(secret)
+        return yield* repo.insert({ uuid: newUuid() as ApiTokenUuid, name, tokenHash, abilities, createdAt: yield* now })
+      })
+
+    /** Issues a new token; the secret is returned only here. */
+    const create = Effect.fn("Tokens.create")(function*(name: string, abilities: ReadonlyArray<Ability>) {
+      if (name.trim() === "") return yield* ValidationError.field("name", "The name field is required.")
+      if (abilities.length === 0) return yield* ValidationError.field("abilities", "Give the token at least one ability.")
+      const secret = newSecret()
+      const token = yield* insert(name.trim(), secret, [...new Set(abilities)])
+      return { token, secret } as const
+    })
+
+    /** Makes sure a token with exactly this secret and all abilities exists (the API_TOKEN seed). */
+    const ensure = Effect.fn("Tokens.ensure")(function*(secret: string, name: string) {
+      const existing = yield* repo.findByHash(yield* hashToken(secret))
+      if (Option.isSome(existing) && existing.value.can("all")) return existing.value
+      if (Option.isSome(existing)) yield* repo.delete(existing.value.uuid)
+      return yield* insert(name, secret, ["all"])
+    })
+
+    /** The token with this secret, or Unauthenticated. */
+    const authenticate = Effect.fn("Tokens.authenticate")(function*(secret: string) {
+      if (secret === "") return yield* Unauthenticated.default
+      const token = yield* repo.findByHash(yield* hashToken(secret))
+      return yield* Option.match(token, { onNone: () => Unauthenticated.default, onSome: Effect.succeed })
+    })
+
+    /** Fails with Forbidden unless the token grants the ability. */
+    const authorize = (token: ApiToken, ability: Ability): Effect.Effect<void, Forbidden> =>
+      token.can(ability) ? Effect.void : Effect.fail(Forbidden.default)
+
+    const list = Effect.fn("Tokens.list")(function*() {
+      return yield* repo.list()
+    })
+
+    const revoke = Effect.fn("Tokens.revoke")(function*(uuid: string) {
+      const deleted = yield* repo.delete(uuid.toLowerCase() as ApiTokenUuid)
+      if (!deleted) return yield* NotFound.of("Token")
+    })
+
+    return { create, ensure, authenticate, authorize, list, revoke } as const
+  })
+}) {}

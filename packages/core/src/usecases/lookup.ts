@@ -1,0 +1,20 @@
+import { Effect, Option } from "effect"
+import { NotFound } from "../errors/NotFound.js"
+import { isUuid } from "../domain/Ids.js"
+
+const MAX_INT_ID = 2_147_483_647
+
+/** Parses a path reference as an integer id (1 .. 2^31-1), or none. */
+export const parseIntId = (ref: string): Option.Option<number> => {
+  if (!/^\d{1,10}$/.test(ref)) return Option.none()
+  const id = Number(ref)
+  return id >= 1 && id <= MAX_INT_ID ? Option.some(id) : Option.none()
+}
+
+/** Parses a path reference as a lower-cased UUID, or none. */
+export const parseUuid = (ref: string): Option.Option<string> =>
+  isUuid(ref) ? Option.some(ref.toLowerCase()) : Option.none()
+
+/** Fails with NotFound naming the resource when the lookup found nothing. */
+export const orNotFound = (resource: string) => <A, E, R>(self: Effect.Effect<Option.Option<A>, E, R>) =>
+  Effect.flatMap(self, Option.match({ onNone: () => Effect.fail(NotFound.of(resource)), onSome: Effect.succeed }))

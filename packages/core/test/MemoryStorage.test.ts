@@ -1,0 +1,3 @@
+import { MemoryStorage, StorageSuite } from "@mailroom/core/testing"
+
+StorageSuite("memory", () => MemoryStorage)

@@ -1,0 +1,33 @@
+import { SqlClient } from "@effect/sql"
+import type { Storage } from "@mailroom/core"
+import { Effect, Layer } from "effect"
+import { postgresClient, PostgresStorage } from "./PostgresStorage.js"
+
+const runOnce = (url: string, statement: string) =>
+  Effect.scoped(
+    Effect.flatMap(Layer.build(postgresClient({ url, maxConnections: 1 })), (context) =>
+      Effect.orDie(SqlClient.SqlClient.pipe(Effect.provide(context), Effect.flatMap((sql) => sql.unsafe(statement)))))
+  )
+
+/** The URL with a `search_path` startup option, so every connection works inside `schema`. */
+export const withSearchPath = (url: string, schema: string): string => {
+  const parsed = new URL(url)
+  parsed.searchParams.set("options", `-c search_path=${schema}`)
+  return parsed.toString()
+}
+
+/**
+ * A Postgres store in a new, empty schema that is dropped when the layer is released: isolated tests against one
+ * real database (the schema name is random).
+ */
+export const PostgresIsolatedStorage = (url: string): Layer.Layer<Storage | SqlClient.SqlClient> =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const schema = `mailroom_test_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
+      yield* Effect.acquireRelease(
+        runOnce(url, `CREATE SCHEMA ${schema}`),
+        () => runOnce(url, `DROP SCHEMA ${schema} CASCADE`)
+      )
+      return PostgresStorage({ url: withSearchPath(url, schema), maxConnections: 4 })
+    })
+  )

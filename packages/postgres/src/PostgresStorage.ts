@@ -1,0 +1,26 @@
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import type { Storage } from "@mailroom/core"
+import { SqlStorage } from "@mailroom/sql"
+import { Layer, Redacted, String } from "effect"
+
+/** Options of the Postgres store. */
+export interface PostgresStorageOptions {
+  /** `postgres://user:password@host:port/database` */
+  readonly url: string
+  /** Pool size (default 10). */
+  readonly maxConnections?: number
+}
+
+/** A pooled SqlClient on Postgres (snake_case columns mapped to camelCase fields). */
+export const postgresClient = (options: PostgresStorageOptions): Layer.Layer<SqlClient.SqlClient> =>
+  PgClient.layer({
+    url: Redacted.make(options.url),
+    maxConnections: options.maxConnections ?? 10,
+    transformQueryNames: String.camelToSnake,
+    transformResultNames: String.snakeToCamel
+  }).pipe(Layer.orDie)
+
+/** Every storage port on Postgres, migrated at build. */
+export const PostgresStorage = (options: PostgresStorageOptions): Layer.Layer<Storage | SqlClient.SqlClient> =>
+  SqlStorage.pipe(Layer.provideMerge(postgresClient(options)))

@@ -1,0 +1,2 @@
+export * from "./PostgresIsolatedStorage.js"
+export * from "./PostgresStorage.js"

@@ -1,0 +1,18 @@
+import type { SqlClient } from "@effect/sql"
+import type { Storage } from "@mailroom/core"
+import { Layer } from "effect"
+import { MigrationsLive } from "./migrations/migrate.js"
+import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
+import { SqlEmailListRepository } from "./repositories/SqlEmailListRepository.js"
+import { SqlSuppressionRepository } from "./repositories/SqlSuppressionRepository.js"
+import { SqlTemplateRepository } from "./repositories/SqlTemplateRepository.js"
+import { SqlTransactor } from "./SqlTransactor.js"
+
+/** Every storage port over a SqlClient, after bringing the schema up to date. */
+export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Layer.mergeAll(
+  SqlTemplateRepository,
+  SqlEmailListRepository,
+  SqlSuppressionRepository,
+  SqlApiTokenRepository,
+  SqlTransactor
+).pipe(Layer.provideMerge(MigrationsLive))

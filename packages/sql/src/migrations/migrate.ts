@@ -1,0 +1,19 @@
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import foundation from "./0001_foundation.js"
+
+/** Every migration, keyed `<id>_<name>`; applied in order, each once. */
+export const migrations = Migrator.fromRecord({
+  "0001_foundation": foundation
+})
+
+/** Applies pending migrations; returns the ones it ran. */
+export const migrate = Migrator.make({})({ loader: migrations })
+
+/** A layer that brings the schema up to date when it is built (at server start). */
+export const MigrationsLive: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.effectDiscard(
+  migrate.pipe(
+    Effect.tap((ran) => (ran.length > 0 ? Effect.logInfo(`Applied migrations: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`) : Effect.void)),
+    Effect.orDie
+  )
+)

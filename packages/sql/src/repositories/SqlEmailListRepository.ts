@@ -1,0 +1,76 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { EmailList, EmailListId, EmailListRepository, EmailListUuid } from "@mailroom/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlBoolean } from "../columns.js"
+import { containsPattern, selectPage } from "../selectPage.js"
+
+/** An email_lists row: the entity's fields with booleans stored as 1/0. */
+const EmailListRow = Schema.Struct({
+  ...EmailList.fields,
+  campaignsFeedEnabled: SqlBoolean,
+  allowFormSubscriptions: SqlBoolean,
+  requiresConfirmation: SqlBoolean,
+  reportCampaignSent: SqlBoolean,
+  reportCampaignSummary: SqlBoolean,
+  reportEmailListSummary: SqlBoolean
+})
+
+const FromRow = Schema.transform(EmailListRow, Schema.typeSchema(EmailList), {
+  strict: false,
+  decode: (row) => new EmailList(row, true),
+  encode: (list) => list
+})
+
+const Settings = EmailListRow.omit("id", "uuid", "activeSubscribersCount", "emailListSummarySentAt", "createdAt")
+
+/** EmailListRepository over SqlClient. */
+export const SqlEmailListRepository = Layer.effect(
+  EmailListRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const insert = SqlSchema.single({
+      Request: EmailListRow.omit("id"),
+      Result: FromRow,
+      execute: (row) => sql`INSERT INTO email_lists ${sql.insert(row)} RETURNING *`
+    })
+    const update = SqlSchema.findOne({
+      Request: Schema.Struct({ id: EmailListId, row: Settings }),
+      Result: FromRow,
+      execute: ({ id, row }) => sql`UPDATE email_lists SET ${sql.update(row)} WHERE id = ${id} RETURNING *`
+    })
+    const findById = SqlSchema.findOne({
+      Request: EmailListId,
+      Result: FromRow,
+      execute: (id) => sql`SELECT * FROM email_lists WHERE id = ${id}`
+    })
+    const findByUuid = SqlSchema.findOne({
+      Request: EmailListUuid,
+      Result: FromRow,
+      execute: (uuid) => sql`SELECT * FROM email_lists WHERE uuid = ${uuid}`
+    })
+    return EmailListRepository.of({
+      insert: (list) => insert(list).pipe(Effect.orDie),
+      update: (id, settings) => update({ id, row: settings }).pipe(Effect.orDie),
+      findById: (id) => findById(id).pipe(Effect.orDie),
+      findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
+      delete: (id) =>
+        sql`DELETE FROM email_lists WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      list: (query) =>
+        selectPage(sql, {
+          table: "email_lists",
+          sorts: {
+            name: "lower(name)",
+            created_at: "created_at",
+            active_subscribers_count: "active_subscribers_count"
+          },
+          filters: {
+            search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'`,
+            name: (value) => sql`name = ${value}`
+          }
+        }, query, FromRow)
+    })
+  })
+)

@@ -1,0 +1,48 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Template, TemplateId, TemplateRepository, TemplateUuid } from "@mailroom/core"
+import { Effect, Layer, Schema } from "effect"
+import { containsPattern, selectPage } from "../selectPage.js"
+
+const TemplateRow = Schema.Struct({ ...Template.fields })
+
+/** TemplateRepository over SqlClient. */
+export const SqlTemplateRepository = Layer.effect(
+  TemplateRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const insert = SqlSchema.single({
+      Request: TemplateRow.omit("id"),
+      Result: Template,
+      execute: (row) => sql`INSERT INTO templates ${sql.insert(row)} RETURNING *`
+    })
+    const update = SqlSchema.findOne({
+      Request: Schema.Struct({ id: TemplateId, row: TemplateRow.pick("name", "html", "structuredHtml", "updatedAt") }),
+      Result: Template,
+      execute: ({ id, row }) => sql`UPDATE templates SET ${sql.update(row)} WHERE id = ${id} RETURNING *`
+    })
+    const findById = SqlSchema.findOne({
+      Request: TemplateId,
+      Result: Template,
+      execute: (id) => sql`SELECT * FROM templates WHERE id = ${id}`
+    })
+    const findByUuid = SqlSchema.findOne({
+      Request: TemplateUuid,
+      Result: Template,
+      execute: (uuid) => sql`SELECT * FROM templates WHERE uuid = ${uuid}`
+    })
+    return TemplateRepository.of({
+      insert: (template) => insert(template).pipe(Effect.orDie),
+      update: (id, changes) => update({ id, row: changes }).pipe(Effect.orDie),
+      findById: (id) => findById(id).pipe(Effect.orDie),
+      findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
+      delete: (id) =>
+        sql`DELETE FROM templates WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      list: (query) =>
+        selectPage(sql, {
+          table: "templates",
+          sorts: { name: "lower(name)", updated_at: "updated_at" },
+          filters: { search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'` }
+        }, query, Template)
+    })
+  })
+)

@@ -1,0 +1,45 @@
+import type { SqlClient, Statement } from "@effect/sql"
+import type { CollectionQuery, Page } from "@mailroom/core"
+import { Effect, Schema } from "effect"
+
+/** How one collection sorts and filters in SQL: a SQL expression per sort key, a condition per filter. */
+export interface SqlCollection<S extends string, F extends string> {
+  readonly table: string
+  readonly sorts: { readonly [K in S]: string }
+  readonly filters: { readonly [K in F]: (value: string) => Statement.Fragment }
+}
+
+/** `LIKE` pattern for a case-insensitive substring match (`%` and `_` in the value match literally). */
+export const containsPattern = (value: string): string => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * Runs a collection query: filters, sorts (ties broken by id in the last key's direction; nulls first ascending,
+ * last descending), one page of rows decoded with `Row`, and the total count.
+ */
+export const selectPage = <S extends string, F extends string, A, I>(
+  sql: SqlClient.SqlClient,
+  collection: SqlCollection<S, F>,
+  query: CollectionQuery<S, F, string>,
+  Row: Schema.Schema<A, I>
+): Effect.Effect<Page<A>> =>
+  Effect.gen(function*() {
+    const conditions = (Object.entries(query.filters) as Array<[F, string]>).map(([key, value]) =>
+      collection.filters[key](value)
+    )
+    const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
+    const last = query.sort[query.sort.length - 1]
+    const order = [
+      ...query.sort.map(({ direction, field }) =>
+        `${collection.sorts[field]} ${direction === "asc" ? "ASC NULLS FIRST" : "DESC NULLS LAST"}`
+      ),
+      `id ${last?.direction === "desc" ? "DESC" : "ASC"}`
+    ].join(", ")
+    const table = sql(collection.table)
+    const offset = (query.page - 1) * query.perPage
+    const [rows, counted] = yield* Effect.all([
+      sql`SELECT * FROM ${table} ${where} ORDER BY ${sql.literal(order)} LIMIT ${query.perPage} OFFSET ${offset}`,
+      sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${table} ${where}`
+    ])
+    const items = yield* Schema.decodeUnknown(Schema.Array(Row))(rows)
+    return { items, total: Number(counted[0]?.total ?? 0) }
+  }).pipe(Effect.orDie)

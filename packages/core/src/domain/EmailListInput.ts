@@ -34,4 +34,4 @@ export class EmailListInput extends Schema.Class<EmailListInput>("EmailListInput
       message: () => "The allowed form subscription tags field must be an array of tag names."
     })
   )
-}, { parseOptions: { errors: "all" } }) {}
+}) {}

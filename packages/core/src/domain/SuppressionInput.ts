@@ -11,4 +11,4 @@ export class SuppressionInput extends Schema.Class<SuppressionInput>("Suppressio
       message: () => "The selected reason is invalid. Allowed reasons are hard_bounce, spam_complaint, manual."
     })
   )
-}, { parseOptions: { errors: "all" } }) {}
+}) {}

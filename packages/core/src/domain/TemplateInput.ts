@@ -6,4 +6,4 @@ export class TemplateInput extends Schema.Class<TemplateInput>("TemplateInput")(
   name: required("name", RequiredText("name")),
   html: optionalNullable("html", Text("html", 10_000_000)),
   structuredHtml: Schema.optional(NullableText("structured_html", 10_000_000)).pipe(Schema.fromKey("structured_html"))
-}, { parseOptions: { errors: "all" } }) {}
+}) {}

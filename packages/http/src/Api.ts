@@ -1,0 +1,29 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { ValidationFailedError } from "./ApiErrors.js"
+import { EmailListsGroup } from "./groups/EmailListsGroup.js"
+import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
+import { TemplatesGroup } from "./groups/TemplatesGroup.js"
+
+/** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
+export class Api extends HttpApi.make("mailroom")
+  .add(TemplatesGroup)
+  .add(EmailListsGroup)
+  .add(SuppressionsGroup)
+  .addError(ValidationFailedError)
+  .annotate(OpenApi.Title, "Mailroom API")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Description, "Email campaigns, lists and subscribers. Every /api route needs `Authorization: Bearer <token>`.")
+  .annotate(OpenApi.Transform, (spec) => {
+    for (const path of Object.values(spec.paths as Record<string, Record<string, unknown>>)) {
+      for (const operation of Object.values(path)) {
+        const responses = (operation as { responses?: Record<string, unknown> }).responses
+        if (responses !== undefined && "422" in responses) delete responses["400"]
+        else if (responses !== undefined && typeof responses["400"] === "object") {
+          const body = responses["400"] as { description?: string }
+          body.description = "Unknown sort, filter or include"
+        }
+      }
+    }
+    return spec
+  })
+{}

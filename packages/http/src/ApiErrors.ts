@@ -1,0 +1,40 @@
+import { HttpApiSchema } from "@effect/platform"
+import { FieldErrors, Forbidden, InvalidQuery, NotFound, Unauthenticated, ValidationError } from "@mailroom/core"
+import { Schema } from "effect"
+
+const MessageBody = Schema.Struct({ message: Schema.String })
+
+/**
+ * Maps a core error class to an HTTP status with a body of exactly `{message}`. Matching is by `instanceof`,
+ * so no other failure or defect that happens to carry a message can be encoded as this error.
+ */
+const messageError = <E extends { readonly message: string }>(
+  identifier: string,
+  ErrorClass: new(props: { readonly message: string }) => E,
+  status: number
+) =>
+  Schema.transform(MessageBody, Schema.declare((u): u is E => u instanceof ErrorClass), {
+    strict: true,
+    decode: ({ message }) => new ErrorClass({ message }),
+    encode: (error) => ({ message: error.message })
+  }).annotations({ ...HttpApiSchema.annotations({ status }), identifier })
+
+/** 404 `{message}`. */
+export const NotFoundError = messageError("NotFoundError", NotFound, 404)
+/** 400 `{message}` for an unknown sort, filter or include. */
+export const InvalidQueryError = messageError("InvalidQueryError", InvalidQuery, 400)
+/** 401 `{"message":"Unauthorized."}`. */
+export const UnauthorizedError = messageError("UnauthorizedError", Unauthenticated, 401)
+/** 403 `{"message":"This action is unauthorized."}`. */
+export const ForbiddenError = messageError("ForbiddenError", Forbidden, 403)
+
+/** 422 `{message, errors: {field: [messages]}}`. */
+export const ValidationFailedError = Schema.transform(
+  Schema.Struct({ message: Schema.String, errors: FieldErrors }),
+  Schema.declare((u): u is ValidationError => u instanceof ValidationError),
+  {
+    strict: true,
+    decode: (body) => new ValidationError(body),
+    encode: (error) => ({ message: error.message, errors: error.errors })
+  }
+).annotations({ ...HttpApiSchema.annotations({ status: 422 }), identifier: "ValidationFailedError" })

@@ -1,0 +1,43 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { EmailListCollection, EmailListInput } from "@mailroom/core"
+import { Schema } from "effect"
+import { InvalidQueryError, NotFoundError, ValidationFailedError } from "../ApiErrors.js"
+import { Authorization } from "../Authorization.js"
+import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
+import { EmailListResource } from "../resources/EmailListResource.js"
+
+const EmailListPath = Schema.Struct({ emailList: Schema.String.annotations({ description: "The list's uuid." }) })
+
+/** /api/email-lists */
+export class EmailListsGroup extends HttpApiGroup.make("emailLists")
+  .add(
+    HttpApiEndpoint.get("list", "/email-lists")
+      .setUrlParams(collectionParams(EmailListCollection))
+      .addSuccess(Collection(EmailListResource))
+      .addError(InvalidQueryError)
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/email-lists")
+      .setPayload(allErrors(EmailListInput))
+      .addSuccess(Data(EmailListResource), { status: 201 })
+      .addError(ValidationFailedError)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/email-lists/:emailList")
+      .setPath(EmailListPath)
+      .addSuccess(Data(EmailListResource))
+      .addError(NotFoundError)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/email-lists/:emailList")
+      .setPath(EmailListPath)
+      .setPayload(allErrors(EmailListInput))
+      .addSuccess(Data(EmailListResource))
+      .addError(NotFoundError)
+      .addError(ValidationFailedError)
+  )
+  .add(HttpApiEndpoint.del("delete", "/email-lists/:emailList").setPath(EmailListPath).addError(NotFoundError))
+  .middleware(Authorization)
+  .prefix("/api")
+  .annotate(OpenApi.Description, "Audiences with sender defaults; deleting a list deletes everything in it.")
+{}

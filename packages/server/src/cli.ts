@@ -1,0 +1,78 @@
+import { Ability, Mailroom, Tokens } from "@mailroom/core"
+import { Console, Effect, Layer, Schema } from "effect"
+import { MailroomServer } from "./MailroomServer.js"
+import { ServerConfig } from "./ServerConfig.js"
+import { isSupportedDatabaseUrl, storageFromUrl } from "./storageFromUrl.js"
+
+/** A command-line failure: printed as is, exit code 1. */
+export class CliError extends Schema.TaggedError<CliError>()("CliError", { message: Schema.String }) {}
+
+const usage = `Usage: mailroom <command>
+  serve                                     run the HTTP server (default)
+  migrate                                   apply database migrations and exit
+  token:create --name NAME [--ability A]…   issue an API token (abilities: all, read, write, send; default all)
+  token:list                                list tokens (never their secrets)
+  token:revoke UUID                         delete a token`
+
+/** Values of a repeatable `--flag value` option. */
+const option = (args: ReadonlyArray<string>, flag: string): Array<string> =>
+  args.flatMap((arg, i) => (arg === flag && args[i + 1] !== undefined ? [args[i + 1]!] : arg.startsWith(`${flag}=`) ? [arg.slice(flag.length + 1)] : []))
+
+const withMailroom = <A, E>(databaseUrl: string, effect: Effect.Effect<A, E, Mailroom>) =>
+  Effect.provide(effect, Mailroom.pipe(Layer.provide(storageFromUrl(databaseUrl))))
+
+const tokenCreate = (args: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const name = option(args, "--name")[0]
+    if (name === undefined) return yield* new CliError({ message: `token:create needs --name.\n${usage}` })
+    const requested = option(args, "--ability")
+    const abilities = yield* Schema.decodeUnknown(Schema.Array(Ability))(requested.length === 0 ? ["all"] : requested).pipe(
+      Effect.mapError(() => new CliError({ message: `Unknown ability in ${requested.join(", ")}. Use all, read, write or send.` }))
+    )
+    const { secret, token } = yield* Effect.flatMap(Tokens, (tokens) => tokens.create(name, abilities))
+    yield* Console.log(`Token "${token.name}" (${token.uuid}) with abilities ${token.abilities.join(", ")}.`)
+    yield* Console.log("Store it now; it is not shown again:")
+    yield* Console.log(secret)
+  })
+
+const tokenList = Effect.gen(function*() {
+  const tokens = yield* Effect.flatMap(Tokens, (tokens) => tokens.list())
+  if (tokens.length === 0) yield* Console.log("No tokens.")
+  for (const token of tokens) {
+    yield* Console.log(`${token.uuid}  ${token.name}  [${token.abilities.join(", ")}]  created ${token.createdAt.toISOString()}`)
+  }
+})
+
+const tokenRevoke = (uuid: string | undefined) =>
+  Effect.gen(function*() {
+    if (uuid === undefined) return yield* new CliError({ message: `token:revoke needs a token uuid.\n${usage}` })
+    yield* Effect.flatMap(Tokens, (tokens) => tokens.revoke(uuid))
+    yield* Console.log(`Revoked ${uuid}.`)
+  })
+
+/** Runs one CLI command with the given arguments (argv without node and script). */
+export const cli = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const config = yield* ServerConfig
+    if (!isSupportedDatabaseUrl(config.databaseUrl)) {
+      return yield* new CliError({ message: "DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…" })
+    }
+    const [command = "serve", ...args] = argv
+    switch (command) {
+      case "serve":
+        return yield* Layer.launch(MailroomServer(config))
+      case "migrate":
+        return yield* withMailroom(config.databaseUrl, Console.log("Database is up to date."))
+      case "token:create":
+        return yield* withMailroom(config.databaseUrl, tokenCreate(args))
+      case "token:list":
+        return yield* withMailroom(config.databaseUrl, tokenList)
+      case "token:revoke":
+        return yield* withMailroom(config.databaseUrl, tokenRevoke(args[0]))
+      case "help":
+      case "--help":
+        return yield* Console.log(usage)
+      default:
+        return yield* new CliError({ message: `Unknown command ${command}.\n${usage}` })
+    }
+  })

@@ -1,0 +1,5 @@
+export * from "./cli.js"
+export * from "./MailroomServer.js"
+export * from "./SeedToken.js"
+export * from "./ServerConfig.js"
+export * from "./storageFromUrl.js"

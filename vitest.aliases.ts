@@ -5,6 +5,7 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
 /** Resolves every @mailroom/* import to its TypeScript source, so tests and examples need no build. */
 export const aliases = {
   "@mailroom/core/testing": src("core/src/testing/index.ts"),
+  "@mailroom/core/storage-suite": src("core/src/testing/StorageSuite.ts"),
   "@mailroom/core": src("core/src/index.ts"),
   "@mailroom/sql": src("sql/src/index.ts"),
   "@mailroom/sqlite": src("sqlite/src/index.ts"),

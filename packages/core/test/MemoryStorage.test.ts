@@ -1,3 +1,4 @@
-import { MemoryStorage, StorageSuite } from "@mailroom/core/testing"
+import { StorageSuite } from "@mailroom/core/storage-suite"
+import { MemoryStorage } from "@mailroom/core/testing"
 
 StorageSuite("memory", () => MemoryStorage)

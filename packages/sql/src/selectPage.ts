@@ -6,6 +6,8 @@ import { Effect, Schema } from "effect"
 export interface SqlCollection<S extends string, F extends string> {
   readonly table: string
   readonly sorts: { readonly [K in S]: string }
+  /** Sort keys whose column may be NULL (they get an explicit NULLS FIRST/LAST; the others can walk an index). */
+  readonly nullable?: ReadonlyArray<S>
   readonly filters: { readonly [K in F]: (value: string) => Statement.Fragment }
 }
 
@@ -29,9 +31,10 @@ export const selectPage = <S extends string, F extends string, A, I>(
     const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
     const last = query.sort[query.sort.length - 1]
     const order = [
-      ...query.sort.map(({ direction, field }) =>
-        `${collection.sorts[field]} ${direction === "asc" ? "ASC NULLS FIRST" : "DESC NULLS LAST"}`
-      ),
+      ...query.sort.map(({ direction, field }) => {
+        const nulls = collection.nullable?.includes(field) ? (direction === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""
+        return `${collection.sorts[field]} ${direction === "asc" ? "ASC" : "DESC"}${nulls}`
+      }),
       `id ${last?.direction === "desc" ? "DESC" : "ASC"}`
     ].join(", ")
     const table = sql(collection.table)

@@ -1,4 +1,4 @@
-import { StorageSuite } from "@mailroom/core/testing"
+import { StorageSuite } from "@mailroom/core/storage-suite"
 import { SqliteStorage } from "@mailroom/sqlite"
 
 StorageSuite("sqlite", () => SqliteStorage({ filename: ":memory:" }))

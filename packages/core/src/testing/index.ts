@@ -1,2 +1,1 @@
 export * from "./MemoryStorage.js"
-export * from "./StorageSuite.js"

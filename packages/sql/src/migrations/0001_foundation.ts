@@ -12,7 +12,8 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
   )`,
-  `CREATE INDEX templates_name ON templates (lower(name))`,
+  `CREATE INDEX templates_name ON templates (lower(name), id)`,
+  `CREATE INDEX templates_updated_at ON templates (updated_at, id)`,
   `CREATE TABLE email_lists (
     id ${pk},
     uuid TEXT NOT NULL UNIQUE,
@@ -42,7 +43,8 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
   )`,
-  `CREATE INDEX email_lists_name ON email_lists (lower(name))`,
+  `CREATE INDEX email_lists_name ON email_lists (lower(name), id)`,
+  `CREATE INDEX email_lists_created_at ON email_lists (created_at, id)`,
   `CREATE TABLE suppressions (
     id ${pk},
     uuid TEXT NOT NULL UNIQUE,
@@ -51,7 +53,8 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
   )`,
-  `CREATE INDEX suppressions_created_at ON suppressions (created_at)`,
+  `CREATE INDEX suppressions_created_at ON suppressions (created_at, id)`,
+  `CREATE INDEX suppressions_reason ON suppressions (reason, created_at, id)`,
   `CREATE TABLE api_tokens (
     id ${pk},
     uuid TEXT NOT NULL UNIQUE,

@@ -4,10 +4,12 @@ import {
   HttpApiSwagger,
   HttpIncomingMessage,
   HttpMiddleware,
-  HttpServer
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse
 } from "@effect/platform"
 import { FileSystem } from "@effect/platform"
-import { Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ErrorResponses } from "./ErrorResponses.js"
@@ -33,15 +35,28 @@ export interface HttpOptions {
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 
 /**
+ * Caps request bodies: a declared Content-Length over the limit is answered 413 before any of the body is read
+ * (reading it would have the platform reset the connection); a chunked body over the limit is cut off.
+ */
+export const limitBody = (maxBytes: number) => (app: HttpApp.Default): HttpApp.Default =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Number(request.headers["content-length"] ?? 0) > maxBytes
+      ? Effect.succeed(HttpServerResponse.unsafeJson(
+        { message: `The request body is too large (limit ${maxBytes} bytes).` },
+        { status: 413, headers: { connection: "close" } }
+      ))
+      : HttpIncomingMessage.withMaxBodySize(app, Option.some(FileSystem.Size(maxBytes))))
+
+/**
  * The whole HTTP application: /api routes, /api/openapi.json and the /docs page, served by `server`
  * (a platform layer providing HttpServer, HttpPlatform, FileSystem, Path and Etag, like NodeHttpServer.layer).
  * The server layer is provided innermost, so it starts listening only once every handler is ready
  * (a request that arrived earlier would otherwise never be answered).
  */
 export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: HttpOptions = {}) => {
-  const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES))
   const logger = options.logRequests === false ? (app: HttpApp.Default) => app : HttpMiddleware.logger
-  return HttpApiBuilder.serve((app) => logger(HttpIncomingMessage.withMaxBodySize(app, maxBodySize))).pipe(
+  const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
+  return HttpApiBuilder.serve((app) => logger(limit(app))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

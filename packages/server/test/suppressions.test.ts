@@ -49,6 +49,33 @@ describe.each(stores)("suppressions on %s", (store) => {
         expect(yield* emails({ "filter[search]": email })).toEqual([email])
       }))
 
+    it.effect("concurrent POSTs of one address create exactly one suppression", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const email = `${unique("race")}@example.com`
+        const replies = yield* Effect.all(
+          Array.from({ length: 8 }, (_, i) => call("POST", "/api/suppressions", { body: { email: i % 2 ? email.toUpperCase() : email } })),
+          { concurrency: "unbounded" }
+        )
+        for (const r of replies) expect([200, 201], r.text).toContain(r.status)
+        expect(replies.filter((r) => r.status === 201).length).toBe(1)
+        expect(new Set(replies.map((r) => r.body.data.uuid)).size).toBe(1)
+        expect(yield* emails({ "filter[search]": email })).toEqual([email])
+      }))
+
+    it.effect("an address with + is found by its raw path", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const email = `${unique("plus")}+tag@example.com`
+        const created = yield* call("POST", "/api/suppressions", { body: { email } })
+        expectStatus(created, 201)
+        const raw = yield* call("GET", `/api/suppressions/${email}`)
+        expectStatus(raw, 200)
+        expect(raw.body).toEqual(created.body)
+        const encoded = yield* call("GET", `/api/suppressions/${encodeURIComponent(email)}`)
+        expect(encoded.body).toEqual(created.body)
+      }))
+
     it.effect("reason is optional and must be hard_bounce, spam_complaint or manual", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer
@@ -175,6 +202,17 @@ describe.each(stores)("suppressions on %s", (store) => {
         for (const s of all.body.data) expect(s.reason).toBe("spam_complaint")
         expect(yield* emails({ "filter[search]": `SC@${domain.toUpperCase()}` })).toEqual([`sc@${domain}`])
         expect((yield* emails({ "filter[search]": domain })).length).toBe(3)
+      }))
+
+    it.effect("filter[search] treats _ and % literally", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const domain = `${unique("lit")}.example`
+        for (const local of ["a_b", "axb", "c%d", "cxd"]) {
+          expectStatus(yield* call("POST", "/api/suppressions", { body: { email: `${local}@${domain}` } }), 201)
+        }
+        expect(yield* emails({ "filter[search]": `a_b@${domain}` })).toEqual([`a_b@${domain}`])
+        expect(yield* emails({ "filter[search]": `c%d@${domain}` })).toEqual([`c%d@${domain}`])
       }))
 
     it.effect("an unknown sort or filter answers 400 naming the allowed ones", () =>

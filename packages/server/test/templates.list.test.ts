@@ -90,6 +90,25 @@ describe.each(stores)("template list on %s", (store) => {
         expect(r.body.data.map((t: { name: string }) => t.name)).toEqual([`${p} one`])
       }))
 
+    it.effect("an empty sort or search and unrelated query parameters are ignored", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const p = unique("empty")
+        yield* create([`${p} b`, `${p} a`])
+        const all = yield* call("GET", "/api/templates?per_page=100")
+        const total: number = all.body.meta.total
+        for (const q of ["sort=", "filter[search]=", "foo=bar", "include="]) {
+          const r = yield* call("GET", `/api/templates?per_page=100&${q}`)
+          expect(r.status, `${q}: ${r.text}`).toBe(200)
+          expect(r.body.meta.total, q).toBe(total)
+          expect(r.body.data, q).toEqual(all.body.data)
+        }
+        for (const item of all.body.data) {
+          expect(item.created_at).toMatch(TIMESTAMP)
+          expect(item.updated_at).toMatch(TIMESTAMP)
+        }
+      }))
+
     it.effect("an unknown sort answers 400 naming the allowed sorts", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer
@@ -110,6 +129,12 @@ describe.each(stores)("template list on %s", (store) => {
           400,
           "Requested filter(s) `x` are not allowed. Allowed filter(s) are `search`."
         )
+        expectMessageOnly(
+          yield* call("GET", "/api/templates?filter[x]=1&filter[y]=2"),
+          400,
+          "Requested filter(s) `x`, `y` are not allowed. Allowed filter(s) are `search`."
+        )
+        expectMessageOnly(yield* call("GET", "/api/templates?filter[search]=a&filter[name]=b"), 400)
       }))
   })
 })

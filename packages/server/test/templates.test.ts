@@ -135,10 +135,12 @@ describe.each(stores)("templates on %s", (store) => {
         }
       }))
 
-    it.effect("PUT on an unknown template answers 404 even with an invalid body (404 before 422)", () =>
+    it.effect("PUT validates the body before looking the template up (422 before 404)", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer
-        expectMessageOnly(yield* call("PUT", `/api/templates/${crypto.randomUUID()}`, { body: { name: "" } }), 404)
+        const reply = yield* call("PUT", `/api/templates/${crypto.randomUUID()}`, { body: { name: "" } })
+        expect(reply.status).toBe(422)
+        expect(reply.body.errors).toEqual({ name: ["The name field is required."] })
       }))
 
     it.effect("an invalid name answers 422 {message, errors} keyed by name", () =>
@@ -168,10 +170,12 @@ describe.each(stores)("templates on %s", (store) => {
     it.effect("a name of exactly 255 characters is accepted", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer
-        const name = "n".repeat(255)
-        const r = yield* call("POST", "/api/templates", { body: { name } })
-        expectStatus(r, 201)
-        expect(r.body.data.name).toBe(name)
+        for (const name of ["n".repeat(255), "é".repeat(255)]) {
+          const r = yield* call("POST", "/api/templates", { body: { name } })
+          expectStatus(r, 201)
+          expect(r.body.data.name).toBe(name)
+          expect((yield* call("GET", `/api/templates/${r.body.data.uuid}`)).body.data.name).toBe(name)
+        }
       }))
 
     it.effect("invalid html and structured_html are reported together with name", () =>

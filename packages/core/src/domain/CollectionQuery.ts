@@ -46,10 +46,13 @@ export const collectionSpec = <const S extends string, const F extends string, c
 const first = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" ? value : value?.[0]
 
-const positiveInt = (text: string | undefined): number | undefined => {
+/** Largest page number honoured; larger ones ask for a page past the end anyway. */
+const MAX_PAGE = 1_000_000_000
+
+const positiveInt = (text: string | undefined, max: number): number | undefined => {
   if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined
   const n = Number(text)
-  return Number.isSafeInteger(n) && n >= 1 ? n : undefined
+  return n >= 1 ? Math.min(n, max) : undefined
 }
 
 const list = (items: ReadonlyArray<string>) => items.map((item) => `\`${item}\``).join(", ")
@@ -120,8 +123,8 @@ export const parseCollectionQuery = <S extends string, F extends string, I exten
     }
     const sortText = first(params["sort"])
     const sort = yield* parseSort(spec, sortText === undefined || sortText.trim() === "" ? spec.defaultSort : sortText)
-    const perPage = Math.min(positiveInt(first(params["per_page"])) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)
-    return { page: positiveInt(first(params["page"])) ?? 1, perPage, sort, filters, includes: includes as Array<I> }
+    const perPage = positiveInt(first(params["per_page"]), MAX_PER_PAGE) ?? DEFAULT_PER_PAGE
+    return { page: positiveInt(first(params["page"]), MAX_PAGE) ?? 1, perPage, sort, filters, includes: includes as Array<I> }
   })
 
 /** Builds a query in code (library use), with the spec's default sort unless one is given. */

@@ -1,12 +1,12 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { EmailListQuery } from "../domain/Collections.js"
 import type { EmailListSettings } from "../domain/EmailList.js"
 import type { EmailListInput } from "../domain/EmailListInput.js"
-import { type EmailListId, type EmailListUuid, newUuid } from "../domain/Ids.js"
+import { type EmailListUuid, newUuid } from "../domain/Ids.js"
 import { ValidationError } from "../errors/ValidationError.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { Transactor } from "../ports/Transactor.js"
-import { orNotFound, parseIntId, parseUuid } from "./lookup.js"
+import { findByRef, orNotFound } from "./lookup.js"
 import { MailerNames } from "./MailerNames.js"
 import { now } from "./now.js"
 
@@ -70,15 +70,7 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
     const repo = yield* EmailListRepository
     const { withTransaction } = yield* Transactor
 
-    const find = (ref: string) =>
-      Option.match(parseUuid(ref), {
-        onSome: (uuid) => repo.findByUuid(uuid as EmailListUuid),
-        onNone: () =>
-          Option.match(parseIntId(ref), {
-            onSome: (id) => repo.findById(id as EmailListId),
-            onNone: () => Effect.succeedNone
-          })
-      }).pipe(orNotFound("Email list"))
+    const find = (ref: string) => findByRef("Email list", ref, repo.findByUuid, repo.findById)
 
     const list = Effect.fn("EmailLists.list")(function*(query: EmailListQuery) {
       return yield* repo.list(query)

@@ -1,11 +1,11 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { TemplateQuery } from "../domain/Collections.js"
-import { newUuid, type TemplateId, type TemplateUuid } from "../domain/Ids.js"
+import { newUuid, type TemplateUuid } from "../domain/Ids.js"
 import { DEFAULT_TEMPLATE_HTML } from "../domain/Template.js"
 import type { TemplateInput } from "../domain/TemplateInput.js"
 import { TemplateRepository } from "../ports/TemplateRepository.js"
 import { Transactor } from "../ports/Transactor.js"
-import { orNotFound, parseIntId, parseUuid } from "./lookup.js"
+import { findByRef, orNotFound } from "./lookup.js"
 import { now } from "./now.js"
 
 /** Templates: reusable layouts, addressed by uuid or integer id. */
@@ -14,15 +14,7 @@ export class Templates extends Effect.Service<Templates>()("@mailroom/Templates"
     const repo = yield* TemplateRepository
     const { withTransaction } = yield* Transactor
 
-    const find = (ref: string) =>
-      Option.match(parseUuid(ref), {
-        onSome: (uuid) => repo.findByUuid(uuid as TemplateUuid),
-        onNone: () =>
-          Option.match(parseIntId(ref), {
-            onSome: (id) => repo.findById(id as TemplateId),
-            onNone: () => Effect.succeedNone
-          })
-      }).pipe(orNotFound("Template"))
+    const find = (ref: string) => findByRef("Template", ref, repo.findByUuid, repo.findById)
 
     const list = Effect.fn("Templates.list")(function*(query: TemplateQuery) {
       return yield* repo.list(query)

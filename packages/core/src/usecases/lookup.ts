@@ -18,3 +18,15 @@ export const parseUuid = (ref: string): Option.Option<string> =>
 /** Fails with NotFound naming the resource when the lookup found nothing. */
 export const orNotFound = (resource: string) => <A, E, R>(self: Effect.Effect<Option.Option<A>, E, R>) =>
   Effect.flatMap(self, Option.match({ onNone: () => Effect.fail(NotFound.of(resource)), onSome: Effect.succeed }))
+
+/** Finds a resource by a path reference that is either its uuid or its integer id; NotFound otherwise. */
+export const findByRef = <A, Uuid extends string, Id extends number>(
+  resource: string,
+  ref: string,
+  byUuid: (uuid: Uuid) => Effect.Effect<Option.Option<A>>,
+  byId: (id: Id) => Effect.Effect<Option.Option<A>>
+): Effect.Effect<A, NotFound> =>
+  Option.match(parseUuid(ref), {
+    onSome: (uuid) => byUuid(uuid as Uuid),
+    onNone: () => Option.match(parseIntId(ref), { onSome: (id) => byId(id as Id), onNone: () => Effect.succeedNone })
+  }).pipe(orNotFound(resource))

@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Ability, ApiToken, ApiTokenRepository } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
+import { deleteById } from "../deleteById.js"
 
 /** An api_tokens row: abilities stored as a JSON array. */
 const ApiTokenRow = Schema.Struct({ ...ApiToken.fields, abilities: Schema.parseJson(Schema.Array(Ability)) })
@@ -35,11 +36,7 @@ export const SqlApiTokenRepository = Layer.effect(
       insert: (token) => insert(token).pipe(Effect.orDie),
       findByHash: (hash) => findByHash(hash).pipe(Effect.orDie),
       list: () => list(undefined).pipe(Effect.orDie),
-      delete: (uuid) =>
-        sql`DELETE FROM api_tokens WHERE uuid = ${uuid} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        )
+      delete: (uuid) => deleteById(sql, "api_tokens", uuid, "uuid")
     })
   })
 )

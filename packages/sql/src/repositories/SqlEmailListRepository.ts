@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { EmailList, EmailListId, EmailListRepository, EmailListUuid } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
+import { deleteById } from "../deleteById.js"
 import { SqlBoolean } from "../columns.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
@@ -53,11 +54,7 @@ export const SqlEmailListRepository = Layer.effect(
       update: (id, settings) => update({ id, row: settings }).pipe(Effect.orDie),
       findById: (id) => findById(id).pipe(Effect.orDie),
       findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
-      delete: (id) =>
-        sql`DELETE FROM email_lists WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
+      delete: (id) => deleteById(sql, "email_lists", id),
       list: (query) =>
         selectPage(sql, {
           table: "email_lists",

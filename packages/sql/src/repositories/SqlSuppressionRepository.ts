@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Suppression, SuppressionRepository, SuppressionUuid } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { deleteById } from "../deleteById.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const SuppressionRow = Schema.Struct({ ...Suppression.fields })
@@ -40,11 +41,7 @@ export const SqlSuppressionRepository = Layer.effect(
         ),
       findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
       findByEmail: (email) => findByEmail(email).pipe(Effect.orDie),
-      delete: (id) =>
-        sql`DELETE FROM suppressions WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
+      delete: (id) => deleteById(sql, "suppressions", id),
       list: (query) =>
         selectPage(sql, {
           table: "suppressions",

@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Template, TemplateId, TemplateRepository, TemplateUuid } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
+import { deleteById } from "../deleteById.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const TemplateRow = Schema.Struct({ ...Template.fields })
@@ -35,8 +36,7 @@ export const SqlTemplateRepository = Layer.effect(
       update: (id, changes) => update({ id, row: changes }).pipe(Effect.orDie),
       findById: (id) => findById(id).pipe(Effect.orDie),
       findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
-      delete: (id) =>
-        sql`DELETE FROM templates WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      delete: (id) => deleteById(sql, "templates", id),
       list: (query) =>
         selectPage(sql, {
           table: "templates",

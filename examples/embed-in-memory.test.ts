@@ -7,6 +7,8 @@ it.effect("the in-memory embedding example runs and reports what it stored", () 
     const report = yield* program
     expect(report).toEqual({
       list: "Newsletter <news@example.com>",
+      subscriber: "ada@example.com [vip] confirmed: false",
+      confirmationMails: ["ada@example.com: Confirm your subscription to Newsletter"],
       templates: ["Welcome", "Monthly digest"],
       total: 2,
       suppressed: true

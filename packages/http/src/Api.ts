@@ -1,7 +1,12 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ValidationFailedError } from "./ApiErrors.js"
+import { ConfirmationGroup } from "./groups/ConfirmationGroup.js"
 import { EmailListsGroup } from "./groups/EmailListsGroup.js"
+import { SegmentsGroup } from "./groups/SegmentsGroup.js"
+import { SubscriberGroup } from "./groups/SubscriberGroup.js"
+import { SubscribersGroup } from "./groups/SubscribersGroup.js"
 import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
+import { TagsGroup } from "./groups/TagsGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
@@ -9,6 +14,11 @@ export class Api extends HttpApi.make("mailroom")
   .add(TemplatesGroup)
   .add(EmailListsGroup)
   .add(SuppressionsGroup)
+  .add(TagsGroup)
+  .add(SegmentsGroup)
+  .add(SubscribersGroup)
+  .add(SubscriberGroup)
+  .add(ConfirmationGroup)
   .addError(ValidationFailedError)
   .annotate(OpenApi.Title, "Mailroom API")
   .annotate(OpenApi.Version, "1.0.0")

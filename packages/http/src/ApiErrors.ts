@@ -1,5 +1,5 @@
 import { HttpApiSchema } from "@effect/platform"
-import { FieldErrors, Forbidden, InvalidQuery, NotFound, Unauthenticated, ValidationError } from "@mailroom/core"
+import { FieldErrors, Forbidden, InvalidQuery, InvalidState, NotFound, Unauthenticated, ValidationError } from "@mailroom/core"
 import { Schema } from "effect"
 
 const MessageBody = Schema.Struct({ message: Schema.String })
@@ -38,3 +38,6 @@ export const ValidationFailedError = Schema.transform(
     encode: (error) => ({ message: error.message, errors: error.errors })
   }
 ).annotations({ ...HttpApiSchema.annotations({ status: 422 }), identifier: "ValidationFailedError" })
+
+/** 422 `{message}` for an action the resource's state does not allow (e.g. confirming a subscribed address). */
+export const InvalidStateError = messageError("InvalidStateError", InvalidState, 422)

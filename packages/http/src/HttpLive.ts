@@ -13,13 +13,27 @@ import { Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ErrorResponses } from "./ErrorResponses.js"
+import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
 import { EmailListsLive } from "./handlers/EmailListsLive.js"
+import { SegmentsLive } from "./handlers/SegmentsLive.js"
+import { SubscriberLive } from "./handlers/SubscriberLive.js"
+import { SubscribersLive } from "./handlers/SubscribersLive.js"
 import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
+import { TagsLive } from "./handlers/TagsLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([TemplatesLive, EmailListsLive, SuppressionsLive]),
+  Layer.provide([
+    TemplatesLive,
+    EmailListsLive,
+    SuppressionsLive,
+    TagsLive,
+    SegmentsLive,
+    SubscribersLive,
+    SubscriberLive,
+    ConfirmationLive
+  ]),
   Layer.provide(AuthorizationLive)
 )
 

@@ -1,14 +1,15 @@
-import { Ability, Mailroom, Tokens } from "@mailroom/core"
+import { Ability, JobWorker, type Mailroom, Tokens } from "@mailroom/core"
 import { Console, Effect, Layer, Schema } from "effect"
-import { MailroomServer } from "./MailroomServer.js"
+import { MailroomFromConfig, MailroomServer } from "./MailroomServer.js"
 import { ServerConfig } from "./ServerConfig.js"
-import { isSupportedDatabaseUrl, storageFromUrl } from "./storageFromUrl.js"
+import { isSupportedDatabaseUrl } from "./storageFromUrl.js"
 
 /** A command-line failure: printed as is, exit code 1. */
 export class CliError extends Schema.TaggedError<CliError>()("CliError", { message: Schema.String }) {}
 
 const usage = `Usage: mailroom <command>
-  serve                                     run the HTTP server (default)
+  serve                                     run the HTTP server with a job worker (default)
+  worker                                    run only a job worker (several may share one Postgres)
   migrate                                   apply database migrations and exit
   token:create --name NAME [--ability A]…   issue an API token (abilities: all, read, write, send; default all)
   token:list                                list tokens (never their secrets)
@@ -18,8 +19,8 @@ const usage = `Usage: mailroom <command>
 const option = (args: ReadonlyArray<string>, flag: string): Array<string> =>
   args.flatMap((arg, i) => (arg === flag && args[i + 1] !== undefined ? [args[i + 1]!] : arg.startsWith(`${flag}=`) ? [arg.slice(flag.length + 1)] : []))
 
-const withMailroom = <A, E>(databaseUrl: string, effect: Effect.Effect<A, E, Mailroom>) =>
-  Effect.provide(effect, Mailroom.pipe(Layer.provide(storageFromUrl(databaseUrl))))
+const withMailroom = <A, E>(config: ServerConfig, effect: Effect.Effect<A, E, Mailroom>) =>
+  Effect.scoped(Effect.provide(effect, MailroomFromConfig(config)))
 
 const tokenCreate = (args: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -61,14 +62,19 @@ export const cli = (argv: ReadonlyArray<string>) =>
     switch (command) {
       case "serve":
         return yield* Layer.launch(MailroomServer(config))
+      case "worker":
+        return yield* withMailroom(
+          config,
+          Effect.zipRight(Console.log("Job worker running."), Effect.flatMap(JobWorker, (worker) => worker.run))
+        )
       case "migrate":
-        return yield* withMailroom(config.databaseUrl, Console.log("Database is up to date."))
+        return yield* withMailroom(config, Console.log("Database is up to date."))
       case "token:create":
-        return yield* withMailroom(config.databaseUrl, tokenCreate(args))
+        return yield* withMailroom(config, tokenCreate(args))
       case "token:list":
-        return yield* withMailroom(config.databaseUrl, tokenList)
+        return yield* withMailroom(config, tokenList)
       case "token:revoke":
-        return yield* withMailroom(config.databaseUrl, tokenRevoke(args[0]))
+        return yield* withMailroom(config, tokenRevoke(args[0]))
       case "help":
       case "--help":
         return yield* Console.log(usage)

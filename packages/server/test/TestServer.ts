@@ -1,11 +1,13 @@
 import { createServer } from "node:http"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Ability, Mailroom, type Storage, Tokens } from "@mailroom/core"
+import { type Ability, AppUrl, JobWorker, type Mailer, type MailMessage, Mailroom, type Storage, Tokens } from "@mailroom/core"
+import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
 import { HttpLive } from "@mailroom/http"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
 import { SqliteStorage } from "@mailroom/sqlite"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { WorkerLive } from "../src/MailroomServer.js"
 import { SeedToken } from "../src/SeedToken.js"
 
 /** The stores every black-box test runs against. */
@@ -39,7 +41,22 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly url: string
   readonly call: (method: string, path: string, options?: CallOptions) => Effect.Effect<Reply>
   readonly tokenWith: (abilities: ReadonlyArray<Ability>) => Effect.Effect<string>
+  /** Runs every due background job now (confirmation mails); the number run. */
+  readonly runJobs: Effect.Effect<number>
+  /** Mails accepted by the in-memory mailer (empty when the server uses another mailer). */
+  readonly mails: Effect.Effect<ReadonlyArray<MailMessage>>
 }>() {}
+
+/** APP_URL of test servers: the origin of confirmation links in mails. */
+export const APP_URL = "http://mailroom.test"
+
+/** Options of a test server. */
+export interface TestServerOptions {
+  /** The mailer (default: in memory, read through `mails`). */
+  readonly mailer?: Layer.Layer<Mailer>
+  /** Run the background job worker as `npm start` does (default: jobs run only through `runJobs`). */
+  readonly worker?: boolean
+}
 
 const storage = (store: Store): Layer.Layer<Storage> =>
   store === "sqlite"
@@ -47,7 +64,7 @@ const storage = (store: Store): Layer.Layer<Storage> =>
     : PostgresIsolatedStorage(process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test")
 
 /** Starts the real HTTP stack (same layers as `npm start`) on 127.0.0.1 with a fresh, empty store. */
-export const TestServerLive = (store: Store): Layer.Layer<TestServer> => {
+export const TestServerLive = (store: Store, options: TestServerOptions = {}): Layer.Layer<TestServer> => {
   const node = NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })
   const app = HttpLive(node, { logRequests: false }).pipe(Layer.provide(SeedToken(Option.some(Redacted.make(TOKEN)))))
   return Layer.effect(
@@ -55,6 +72,8 @@ export const TestServerLive = (store: Store): Layer.Layer<TestServer> => {
     Effect.gen(function*() {
       const server = yield* HttpServer.HttpServer
       const tokens = yield* Tokens
+      const worker = yield* JobWorker
+      const mailbox = yield* Effect.serviceOption(MemoryMailbox)
       const address = server.address
       const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://localhost"
       const call = (method: string, path: string, options: CallOptions = {}) =>
@@ -79,12 +98,16 @@ export const TestServerLive = (store: Store): Layer.Layer<TestServer> => {
         })
       const tokenWith = (abilities: ReadonlyArray<Ability>) =>
         tokens.create(`test ${abilities.join(",")}`, abilities).pipe(Effect.map(({ secret }) => secret), Effect.orDie)
-      return TestServer.of({ url, call, tokenWith })
+      const mails = mailbox._tag === "Some" ? mailbox.value.sent : Effect.succeed([])
+      return TestServer.of({ url, call, tokenWith, runJobs: Effect.orDie(worker.drain()), mails })
     })
   ).pipe(
     Layer.provide(Layer.merge(app, node)),
+    Layer.provide(options.worker === true ? WorkerLive : Layer.empty),
     Layer.provideMerge(Mailroom),
+    Layer.provideMerge(options.mailer ?? MemoryMailer),
     Layer.provide(storage(store)),
+    Layer.provide(Layer.succeed(AppUrl, APP_URL)),
     Layer.orDie
   )
 }

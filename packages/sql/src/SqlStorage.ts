@@ -4,6 +4,10 @@ import { Layer } from "effect"
 import { MigrationsLive } from "./migrations/migrate.js"
 import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
 import { SqlEmailListRepository } from "./repositories/SqlEmailListRepository.js"
+import { SqlJobQueue } from "./repositories/SqlJobQueue.js"
+import { SqlSegmentRepository } from "./repositories/SqlSegmentRepository.js"
+import { SqlSubscriberRepository } from "./repositories/SqlSubscriberRepository.js"
+import { SqlTagRepository } from "./repositories/SqlTagRepository.js"
 import { SqlSuppressionRepository } from "./repositories/SqlSuppressionRepository.js"
 import { SqlTemplateRepository } from "./repositories/SqlTemplateRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
@@ -14,5 +18,9 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlEmailListRepository,
   SqlSuppressionRepository,
   SqlApiTokenRepository,
+  SqlTagRepository,
+  SqlSegmentRepository,
+  SqlSubscriberRepository,
+  SqlJobQueue,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { CollectionQuery, Page } from "@mailroom/core"
+import type { CollectionQuery, Page, SortKey } from "@mailroom/core"
 import { Effect, Schema } from "effect"
 
 /** How one collection sorts and filters in SQL: a SQL expression per sort key, a condition per filter. */
@@ -9,10 +9,31 @@ export interface SqlCollection<S extends string, F extends string> {
   /** Sort keys whose column may be NULL (they get an explicit NULLS FIRST/LAST; the others can walk an index). */
   readonly nullable?: ReadonlyArray<S>
   readonly filters: { readonly [K in F]: (value: string) => Statement.Fragment }
+  /** A condition every row must meet whatever the filters (e.g. belonging to one list). */
+  readonly scope?: Statement.Fragment
 }
 
 /** `LIKE` pattern for a case-insensitive substring match (`%` and `_` in the value match literally). */
 export const containsPattern = (value: string): string => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * An ORDER BY list for the sort keys (ties broken by id in the last key's direction; nullable keys get nulls first
+ * ascending, last descending, like the memory store).
+ */
+export const orderClause = <S extends string>(
+  sorts: { readonly [K in S]: string },
+  nullable: ReadonlyArray<S>,
+  sort: ReadonlyArray<SortKey<S>>
+): string => {
+  const last = sort[sort.length - 1]
+  return [
+    ...sort.map(({ direction, field }) => {
+      const nulls = nullable.includes(field) ? (direction === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""
+      return `${sorts[field]} ${direction === "asc" ? "ASC" : "DESC"}${nulls}`
+    }),
+    `id ${last?.direction === "desc" ? "DESC" : "ASC"}`
+  ].join(", ")
+}
 
 /**
  * Runs a collection query: filters, sorts (ties broken by id in the last key's direction; nulls first ascending,
@@ -25,18 +46,12 @@ export const selectPage = <S extends string, F extends string, A, I>(
   Row: Schema.Schema<A, I>
 ): Effect.Effect<Page<A>> =>
   Effect.gen(function*() {
-    const conditions = (Object.entries(query.filters) as Array<[F, string]>).map(([key, value]) =>
-      collection.filters[key](value)
-    )
+    const conditions = [
+      ...(collection.scope === undefined ? [] : [collection.scope]),
+      ...(Object.entries(query.filters) as Array<[F, string]>).map(([key, value]) => collection.filters[key](value))
+    ]
     const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
-    const last = query.sort[query.sort.length - 1]
-    const order = [
-      ...query.sort.map(({ direction, field }) => {
-        const nulls = collection.nullable?.includes(field) ? (direction === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""
-        return `${collection.sorts[field]} ${direction === "asc" ? "ASC" : "DESC"}${nulls}`
-      }),
-      `id ${last?.direction === "desc" ? "DESC" : "ASC"}`
-    ].join(", ")
+    const order = orderClause(collection.sorts, collection.nullable ?? [], query.sort)
     const table = sql(collection.table)
     const offset = (query.page - 1) * query.perPage
     const [rows, counted] = yield* Effect.all([

@@ -29,3 +29,57 @@ export const SuppressionCollection = collectionSpec({
 })
 /** A query over suppressions. */
 export type SuppressionQuery = CollectionQuery<"created_at", "search" | "reason">
+
+/** Tags of a list: sort by name (default), updated_at, subscriber_count or visible_in_preferences. */
+export const TagCollection = collectionSpec({
+  sorts: ["name", "updated_at", "subscriber_count", "visible_in_preferences"],
+  defaultSort: "name",
+  filters: ["search", "type"],
+  includes: ["emailList"]
+})
+/** A query over a list's tags. */
+export type TagQuery = CollectionQuery<
+  "name" | "updated_at" | "subscriber_count" | "visible_in_preferences",
+  "search" | "type",
+  "emailList"
+>
+
+/** Segments of a list: sort by name (default) or created_at. */
+export const SegmentCollection = collectionSpec({
+  sorts: ["name", "created_at"],
+  defaultSort: "name",
+  filters: ["search"],
+  includes: ["emailList"]
+})
+/** A query over a list's segments. */
+export type SegmentQuery = CollectionQuery<"name" | "created_at", "search", "emailList">
+
+/** The sort keys of a list's subscribers. */
+export type SubscriberSort =
+  | "created_at"
+  | "updated_at"
+  | "subscribed_at"
+  | "unsubscribed_at"
+  | "email"
+  | "first_name"
+  | "last_name"
+  | "id"
+
+/** Subscribers of a list: newest first by default (most recently unsubscribed first when filtering those). */
+export const SubscriberCollection = collectionSpec({
+  sorts: ["created_at", "updated_at", "subscribed_at", "unsubscribed_at", "email", "first_name", "last_name", "id"],
+  defaultSort: "-created_at",
+  filters: ["email", "status", "search", "tags", "tagType", "segment_uuid"],
+  includes: []
+})
+/** A query over a list's subscribers, as the client wrote it. */
+export type SubscriberQuery = CollectionQuery<
+  SubscriberSort,
+  "email" | "status" | "search" | "tags" | "tagType" | "segment_uuid"
+>
+
+/** The subscriber collection for a status filter: unsubscribed ones default to most recently unsubscribed first. */
+export const subscriberCollectionFor = (status: string | undefined) =>
+  status?.trim().toLowerCase() === "unsubscribed"
+    ? { ...SubscriberCollection, defaultSort: "-unsubscribed_at" }
+    : SubscriberCollection

@@ -63,3 +63,11 @@ export const optional = <S extends Schema.Schema.Any>(key: string, schema: S) =>
 /** An optional property that may also be null; null is treated as absent. */
 export const optionalNullable = <S extends Schema.Schema.Any>(key: string, schema: S) =>
   Schema.optionalWith(schema, { nullable: true }).pipe(Schema.fromKey(key))
+
+/** An array of strings (each at most `max` characters), e.g. tag names. */
+export const TextList = (key: string, max = 255) =>
+  Schema.Array(
+    Schema.String.annotations({ message: () => `Each of the ${label(key)} must be a string.` }).pipe(
+      Schema.maxLength(max, { message: () => `Each of the ${label(key)} must not be greater than ${max} characters.` })
+    )
+  ).annotations({ message: () => `The ${label(key)} field must be an array.` })

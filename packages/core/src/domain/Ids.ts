@@ -40,6 +40,41 @@ export const ApiTokenUuid = Schema.UUID.pipe(Schema.brand("ApiTokenUuid"))
 /** @since 0.1.0 */
 export type ApiTokenUuid = typeof ApiTokenUuid.Type
 
+/** Integer primary key of a tag. */
+export const TagId = Schema.Int.pipe(Schema.brand("TagId"))
+/** @since 0.1.0 */
+export type TagId = typeof TagId.Type
+
+/** Public UUID of a tag. */
+export const TagUuid = Schema.UUID.pipe(Schema.brand("TagUuid"))
+/** @since 0.1.0 */
+export type TagUuid = typeof TagUuid.Type
+
+/** Integer primary key of a segment. */
+export const SegmentId = Schema.Int.pipe(Schema.brand("SegmentId"))
+/** @since 0.1.0 */
+export type SegmentId = typeof SegmentId.Type
+
+/** Public UUID of a segment. */
+export const SegmentUuid = Schema.UUID.pipe(Schema.brand("SegmentUuid"))
+/** @since 0.1.0 */
+export type SegmentUuid = typeof SegmentUuid.Type
+
+/** Integer primary key of a subscriber. */
+export const SubscriberId = Schema.Int.pipe(Schema.brand("SubscriberId"))
+/** @since 0.1.0 */
+export type SubscriberId = typeof SubscriberId.Type
+
+/** Public UUID of a subscriber. */
+export const SubscriberUuid = Schema.UUID.pipe(Schema.brand("SubscriberUuid"))
+/** @since 0.1.0 */
+export type SubscriberUuid = typeof SubscriberUuid.Type
+
+/** Integer primary key of a background job. */
+export const JobId = Schema.Int.pipe(Schema.brand("JobId"))
+/** @since 0.1.0 */
+export type JobId = typeof JobId.Type
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** True when the text is a UUID (any version), the shape of every public id. */

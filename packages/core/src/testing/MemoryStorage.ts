@@ -1,20 +1,27 @@
 import { Context, Effect, Layer } from "effect"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { JobQueue } from "../ports/JobQueue.js"
+import { SegmentRepository } from "../ports/SegmentRepository.js"
+import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { TagRepository } from "../ports/TagRepository.js"
 import { TemplateRepository } from "../ports/TemplateRepository.js"
 import { Transactor } from "../ports/Transactor.js"
+import type { Storage } from "../usecases/Mailroom.js"
 import { makeMemoryApiTokenRepository } from "./memory/MemoryApiTokenRepository.js"
 import { makeMemoryEmailListRepository } from "./memory/MemoryEmailListRepository.js"
+import { makeMemoryJobQueue } from "./memory/MemoryJobQueue.js"
+import { makeMemorySegmentRepository } from "./memory/MemorySegmentRepository.js"
 import { MemoryState } from "./memory/MemoryState.js"
+import { makeMemorySubscriberRepository } from "./memory/MemorySubscriberRepository.js"
 import { makeMemorySuppressionRepository } from "./memory/MemorySuppressionRepository.js"
+import { makeMemoryTagRepository } from "./memory/MemoryTagRepository.js"
 import { makeMemoryTemplateRepository } from "./memory/MemoryTemplateRepository.js"
 import { makeMemoryTransactor } from "./memory/MemoryTransactor.js"
 
 /** Every storage port, in memory: for tests and for embedding without a database. Each build starts empty. */
-export const MemoryStorage: Layer.Layer<
-  TemplateRepository | EmailListRepository | SuppressionRepository | ApiTokenRepository | Transactor
-> = Layer.effectContext(
+export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
   Effect.gen(function*() {
     const state = new MemoryState()
     return Context.empty().pipe(
@@ -22,7 +29,11 @@ export const MemoryStorage: Layer.Layer<
       Context.add(TemplateRepository, makeMemoryTemplateRepository(state)),
       Context.add(EmailListRepository, makeMemoryEmailListRepository(state)),
       Context.add(SuppressionRepository, makeMemorySuppressionRepository(state)),
-      Context.add(ApiTokenRepository, makeMemoryApiTokenRepository(state))
+      Context.add(ApiTokenRepository, makeMemoryApiTokenRepository(state)),
+      Context.add(TagRepository, makeMemoryTagRepository(state)),
+      Context.add(SegmentRepository, makeMemorySegmentRepository(state)),
+      Context.add(SubscriberRepository, makeMemorySubscriberRepository(state)),
+      Context.add(JobQueue, makeMemoryJobQueue(state))
     )
   })
 )

@@ -1,1 +1,2 @@
 export * from "./MemoryStorage.js"
+export * from "./MemoryMailer.js"

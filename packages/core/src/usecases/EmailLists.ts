@@ -102,7 +102,7 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
 
     const remove = Effect.fn("EmailLists.remove")(function*(ref: string) {
       const list = yield* find(ref)
-      yield* repo.delete(list.id)
+      yield* withTransaction(repo.delete(list.id))
     })
 
     return { list, get, create, update, remove } as const

@@ -1,24 +1,62 @@
 import { Layer } from "effect"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { EmailListRepository } from "../ports/EmailListRepository.js"
+import type { JobQueue } from "../ports/JobQueue.js"
+import type { Mailer } from "../ports/Mailer.js"
+import type { SegmentRepository } from "../ports/SegmentRepository.js"
+import type { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import type { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import type { TagRepository } from "../ports/TagRepository.js"
 import type { TemplateRepository } from "../ports/TemplateRepository.js"
 import type { Transactor } from "../ports/Transactor.js"
+import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
+import { JobWorker } from "./JobWorker.js"
+import { Segments } from "./Segments.js"
+import { SubscriberActions } from "./SubscriberActions.js"
+import { SubscriberCriteriaResolver } from "./SubscriberCriteriaResolver.js"
+import { Subscribers } from "./Subscribers.js"
+import { SubscriberTags } from "./SubscriberTags.js"
 import { Suppressions } from "./Suppressions.js"
+import { Tags } from "./Tags.js"
 import { Templates } from "./Templates.js"
 import { Tokens } from "./Tokens.js"
 
 /** Every storage port a Mailroom store provides. */
-export type Storage = TemplateRepository | EmailListRepository | SuppressionRepository | ApiTokenRepository | Transactor
+export type Storage =
+  | TemplateRepository
+  | EmailListRepository
+  | SuppressionRepository
+  | ApiTokenRepository
+  | TagRepository
+  | SegmentRepository
+  | SubscriberRepository
+  | JobQueue
+  | Transactor
 
 /** Every use case of Mailroom. */
-export type Mailroom = Templates | EmailLists | Suppressions | Tokens
+export type Mailroom =
+  | Templates
+  | EmailLists
+  | Suppressions
+  | Tokens
+  | Tags
+  | Segments
+  | Subscribers
+  | SubscriberActions
+  | JobWorker
 
-/** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage). */
-export const Mailroom: Layer.Layer<Mailroom, never, Storage> = Layer.mergeAll(
+const support = Layer.mergeAll(ConfirmationMails.Default, SubscriberTags.Default, SubscriberCriteriaResolver.Default)
+
+/** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage) and a Mailer. */
+export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer> = Layer.mergeAll(
   Templates.Default,
   EmailLists.Default,
   Suppressions.Default,
-  Tokens.Default
-)
+  Tokens.Default,
+  Tags.Default,
+  Segments.Default,
+  Subscribers.Default,
+  SubscriberActions.Default,
+  JobWorker.Default
+).pipe(Layer.provide(support))

@@ -30,3 +30,15 @@ export const findByRef = <A, Uuid extends string, Id extends number>(
     onSome: (uuid) => byUuid(uuid as Uuid),
     onNone: () => Option.match(parseIntId(ref), { onSome: (id) => byId(id as Id), onNone: () => Effect.succeedNone })
   }).pipe(orNotFound(resource))
+
+/** Like findByRef, for a resource of one list: NotFound also when it belongs to another list. */
+export const findInList = <A extends { readonly emailListId: number }, Uuid extends string, Id extends number>(
+  resource: string,
+  ref: string,
+  emailListId: number,
+  byUuid: (uuid: Uuid) => Effect.Effect<Option.Option<A>>,
+  byId: (id: Id) => Effect.Effect<Option.Option<A>>
+): Effect.Effect<A, NotFound> =>
+  findByRef(resource, ref, byUuid, byId).pipe(
+    Effect.filterOrFail((found) => found.emailListId === emailListId, () => NotFound.of(resource))
+  )

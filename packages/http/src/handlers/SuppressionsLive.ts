@@ -1,9 +1,10 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { SuppressionCollection, Suppressions } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { toCollection } from "../Collection.js"
 import { toSuppressionResource } from "../resources/SuppressionResource.js"
+import { createdOrOk } from "./created.js"
 import { queryParams } from "./queryParams.js"
 
 /** Handlers of /api/suppressions. */
@@ -18,8 +19,7 @@ export const SuppressionsLive = HttpApiBuilder.group(Api, "suppressions", (handl
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           const { created, suppression } = yield* suppressions.create(payload)
-          const body = { data: toSuppressionResource(suppression) }
-          return created ? body : yield* Effect.orDie(HttpServerResponse.json(body, { status: 200 }))
+          return yield* createdOrOk(created, { data: toSuppressionResource(suppression) })
         }))
       .handle("get", ({ path }) =>
         Effect.map(suppressions.get(path.suppression), (suppression) => ({ data: toSuppressionResource(suppression) })))

@@ -54,7 +54,15 @@ export const SqlEmailListRepository = Layer.effect(
       update: (id, settings) => update({ id, row: settings }).pipe(Effect.orDie),
       findById: (id) => findById(id).pipe(Effect.orDie),
       findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
-      delete: (id) => deleteById(sql, "email_lists", id),
+      delete: (id) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id IN (SELECT id FROM subscribers WHERE email_list_id = ${id})`
+          yield* sql`DELETE FROM subscribers WHERE email_list_id = ${id}`
+          yield* sql`DELETE FROM segment_tags WHERE segment_id IN (SELECT id FROM segments WHERE email_list_id = ${id})`
+          yield* sql`DELETE FROM segments WHERE email_list_id = ${id}`
+          yield* sql`DELETE FROM tags WHERE email_list_id = ${id}`
+          return yield* deleteById(sql, "email_lists", id)
+        }).pipe(Effect.orDie),
       list: (query) =>
         selectPage(sql, {
           table: "email_lists",

@@ -25,7 +25,19 @@ export const makeMemoryEmailListRepository = (state: MemoryState) => {
       }),
     findById: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
     findByUuid: (uuid) => Effect.sync(() => Option.fromNullable([...rows().values()].find((l) => l.uuid === uuid))),
-    delete: (id) => Effect.sync(() => rows().delete(id)),
+    delete: (id) =>
+      Effect.sync(() => {
+        const { segments, subscriberTags, subscribers, tags } = state.tables
+        for (const [key, row] of subscribers) {
+          if (row.emailListId === id) {
+            subscribers.delete(key)
+            subscriberTags.delete(key)
+          }
+        }
+        for (const [key, row] of tags) if (row.emailListId === id) tags.delete(key)
+        for (const [key, row] of segments) if (row.emailListId === id) segments.delete(key)
+        return rows().delete(id)
+      }),
     list: (query) =>
       Effect.sync(() =>
         listPage(rows().values(), query, {

@@ -1,5 +1,9 @@
 import type { ApiToken } from "../../domain/ApiToken.js"
 import type { EmailList } from "../../domain/EmailList.js"
+import type { Job } from "../../domain/Job.js"
+import type { NewSegment } from "../../ports/SegmentRepository.js"
+import type { NewSubscriber } from "../../ports/SubscriberRepository.js"
+import type { NewTag } from "../../ports/TagRepository.js"
 import type { Suppression } from "../../domain/Suppression.js"
 import type { Template } from "../../domain/Template.js"
 
@@ -9,6 +13,12 @@ export interface MemoryTables {
   readonly emailLists: Map<number, EmailList>
   readonly suppressions: Map<number, Suppression>
   readonly apiTokens: Map<number, ApiToken>
+  readonly tags: Map<number, NewTag & { readonly id: number }>
+  readonly segments: Map<number, NewSegment & { readonly id: number }>
+  readonly subscribers: Map<number, NewSubscriber & { readonly id: number }>
+  /** Tag ids per subscriber id; each set is replaced, never mutated, so snapshots stay intact. */
+  readonly subscriberTags: Map<number, ReadonlySet<number>>
+  readonly jobs: Map<number, Job>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -17,7 +27,12 @@ export class MemoryState {
     templates: new Map(),
     emailLists: new Map(),
     suppressions: new Map(),
-    apiTokens: new Map()
+    apiTokens: new Map(),
+    tags: new Map(),
+    segments: new Map(),
+    subscribers: new Map(),
+    subscriberTags: new Map(),
+    jobs: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

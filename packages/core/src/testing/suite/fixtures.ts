@@ -1,9 +1,21 @@
 import type { Layer } from "effect"
-import type { EmailListUuid, SuppressionUuid, TemplateUuid } from "../../domain/Ids.js"
+import type {
+  EmailListId,
+  EmailListUuid,
+  SegmentUuid,
+  SubscriberUuid,
+  SuppressionUuid,
+  TagUuid,
+  TemplateUuid
+} from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
 import type { Storage } from "../../usecases/Mailroom.js"
 import type { NewEmailList } from "../../ports/EmailListRepository.js"
+import type { NewJob } from "../../ports/JobQueue.js"
+import type { NewSegment } from "../../ports/SegmentRepository.js"
+import type { NewSubscriber } from "../../ports/SubscriberRepository.js"
 import type { NewSuppression } from "../../ports/SuppressionRepository.js"
+import type { NewTag } from "../../ports/TagRepository.js"
 import type { NewTemplate } from "../../ports/TemplateRepository.js"
 
 /** Builds a fresh, empty store for one test. */
@@ -61,5 +73,54 @@ export const aSuppression = (overrides: Partial<NewSuppression> = {}): NewSuppre
   reason: "manual",
   createdAt: at(0),
   updatedAt: at(0),
+  ...overrides
+})
+
+/** A user tag of the list, ready to insert. */
+export const aTag = (emailListId: EmailListId, overrides: Partial<NewTag> = {}): NewTag => ({
+  uuid: newUuid() as TagUuid,
+  emailListId,
+  name: "vip",
+  type: "default",
+  visibleInPreferences: false,
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides
+})
+
+/** A segment of the list without tag conditions, ready to insert. */
+export const aSegment = (emailListId: EmailListId, overrides: Partial<NewSegment> = {}): NewSegment => ({
+  uuid: newUuid() as SegmentUuid,
+  emailListId,
+  name: "Engaged",
+  positiveTagIds: [],
+  negativeTagIds: [],
+  allPositiveTagsRequired: false,
+  allNegativeTagsRequired: false,
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides
+})
+
+/** A subscribed (confirmed at `at(0)`) member of the list, ready to insert; emails are given normalized. */
+export const aSubscriber = (emailListId: EmailListId, overrides: Partial<NewSubscriber> = {}): NewSubscriber => ({
+  uuid: newUuid() as SubscriberUuid,
+  emailListId,
+  email: "someone@example.com",
+  firstName: null,
+  lastName: null,
+  extraAttributes: {},
+  subscribedAt: at(0),
+  unsubscribedAt: null,
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides
+})
+
+/** A job due at `at(0)`, ready to enqueue. */
+export const aJob = (overrides: Partial<NewJob> = {}): NewJob => ({
+  kind: "test",
+  payload: { n: 1 },
+  runAt: at(0),
   ...overrides
 })

@@ -1,0 +1,117 @@
+import { Effect, Option } from "effect"
+import { EmailList } from "../../domain/EmailList.js"
+import type { SubscriberId, TagId } from "../../domain/Ids.js"
+import { matchesSegmentRule } from "../../domain/SegmentRule.js"
+import { Subscriber } from "../../domain/Subscriber.js"
+import type { SubscriberCriteria } from "../../domain/SubscriberCriteria.js"
+import { subscriberStatus } from "../../domain/SubscriberStatus.js"
+import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
+import { containsIgnoringCase, listPage } from "./listPage.js"
+import type { MemoryState } from "./MemoryState.js"
+
+type Row = MemoryState["tables"]["subscribers"] extends Map<number, infer R> ? R : never
+
+/** SubscriberRepository over the in-memory state; keeps the list's active count like the SQL stores. */
+export const makeMemorySubscriberRepository = (state: MemoryState) => {
+  const rows = () => state.tables.subscribers
+  const tagIdsOf = (id: number): ReadonlySet<number> => state.tables.subscriberTags.get(id) ?? new Set()
+  const toSubscriber = (row: Row) =>
+    new Subscriber({
+      ...row,
+      id: row.id as SubscriberId,
+      tags: [...tagIdsOf(row.id)].flatMap((id) => {
+        const tag = state.tables.tags.get(id)
+        return tag === undefined ? [] : [tag.name]
+      }).sort((a, b) => a.localeCompare(b))
+    })
+  const adjustActive = (emailListId: number, delta: number) => {
+    const list = state.tables.emailLists.get(emailListId)
+    if (list !== undefined && delta !== 0) {
+      state.tables.emailLists.set(emailListId, new EmailList({ ...list, activeSubscribersCount: list.activeSubscribersCount + delta }))
+    }
+  }
+  const active = (row: Row) => (subscriberStatus(row) === "subscribed" ? 1 : 0)
+  const find = (predicate: (row: Row) => boolean) =>
+    Effect.sync(() => Option.map(Option.fromNullable([...rows().values()].find(predicate)), toSubscriber))
+  const matches = (criteria: SubscriberCriteria) => (row: Row): boolean => {
+    if (row.emailListId !== criteria.emailListId) return false
+    if (criteria.email !== undefined && row.email !== criteria.email) return false
+    const status = subscriberStatus(row)
+    if (criteria.status !== undefined && status !== criteria.status) return false
+    if (
+      criteria.search !== undefined &&
+      ![row.email, row.firstName, row.lastName].some((text) => containsIgnoringCase(text, criteria.search!))
+    ) return false
+    const tags = tagIdsOf(row.id)
+    if (criteria.tags !== undefined) {
+      const hits = criteria.tags.ids.filter((id) => tags.has(id)).length
+      if (criteria.tags.all ? hits < criteria.tags.ids.length : hits === 0) return false
+    }
+    if (criteria.segment !== undefined && (status !== "subscribed" || !matchesSegmentRule(criteria.segment, tags))) {
+      return false
+    }
+    return true
+  }
+  const setTags = (id: number, tags: ReadonlySet<number>) => state.tables.subscriberTags.set(id, tags)
+
+  return SubscriberRepository.of({
+    insert: (subscriber) =>
+      Effect.sync(() => {
+        const clash = [...rows().values()].some((row) =>
+          row.emailListId === subscriber.emailListId && row.email === subscriber.email
+        )
+        if (clash) return Option.none()
+        const row = { ...subscriber, id: state.nextId("subscribers") }
+        rows().set(row.id, row)
+        adjustActive(row.emailListId, active(row))
+        return Option.some(toSubscriber(row))
+      }),
+    update: (previous, changes) =>
+      Effect.sync(() => {
+        const existing = rows().get(previous.id)
+        if (existing === undefined || subscriberStatus(existing) !== subscriberStatus(previous)) return Option.none()
+        const clash = [...rows().values()].some((row) =>
+          row.id !== existing.id && row.emailListId === existing.emailListId && row.email === changes.email
+        )
+        if (clash) return Option.none()
+        const row = { ...existing, ...changes }
+        rows().set(row.id, row)
+        adjustActive(row.emailListId, active(row) - active(existing))
+        return Option.some(toSubscriber(row))
+      }),
+    findById: (id) => find((row) => row.id === id),
+    findByUuid: (uuid) => find((row) => row.uuid === uuid),
+    findByEmail: (emailListId, email) => find((row) => row.emailListId === emailListId && row.email === email),
+    delete: (id) =>
+      Effect.sync(() => {
+        const existing = rows().get(id)
+        if (existing === undefined) return false
+        rows().delete(id)
+        state.tables.subscriberTags.delete(id)
+        adjustActive(existing.emailListId, -active(existing))
+        return true
+      }),
+    addTags: (id, tagIds) => Effect.sync(() => setTags(id, new Set([...tagIdsOf(id), ...tagIds]))),
+    removeTags: (id, tagIds) =>
+      Effect.sync(() => setTags(id, new Set([...tagIdsOf(id)].filter((tag) => !tagIds.includes(tag as TagId))))),
+    tagIds: (id) => Effect.sync(() => [...tagIdsOf(id)] as Array<TagId>),
+    page: (query) =>
+      Effect.sync(() =>
+        listPage([...rows().values()].filter(matches(query.criteria)), { ...query, filters: {}, includes: [] }, {
+          id: (row) => row.id,
+          sorts: {
+            id: (row) => row.id,
+            created_at: (row) => row.createdAt,
+            updated_at: (row) => row.updatedAt,
+            subscribed_at: (row) => row.subscribedAt,
+            unsubscribed_at: (row) => row.unsubscribedAt,
+            email: (row) => row.email,
+            first_name: (row) => row.firstName,
+            last_name: (row) => row.lastName
+          },
+          filters: {}
+        })
+      ).pipe(Effect.map((page) => ({ total: page.total, items: page.items.map(toSubscriber) }))),
+    count: (criteria) => Effect.sync(() => [...rows().values()].filter(matches(criteria)).length)
+  })
+}

@@ -1,0 +1,87 @@
+import { Context, Duration, Effect } from "effect"
+import { type Job, MAX_JOB_ATTEMPTS, retryDelayMillis } from "../domain/Job.js"
+import { MailError, Mailer } from "../ports/Mailer.js"
+import { JobQueue } from "../ports/JobQueue.js"
+import { CONFIRMATION_MAIL, ConfirmationMails } from "./ConfirmationMails.js"
+import { now } from "./now.js"
+
+/** How the worker polls: pause when no job is due, lease length, batch size and parallel jobs. */
+export class JobWorkerOptions extends Context.Reference<JobWorkerOptions>()("@mailroom/JobWorkerOptions", {
+  defaultValue: () => ({
+    pollInterval: Duration.millis(500),
+    lease: Duration.minutes(2),
+    batchSize: 20,
+    concurrency: 8
+  })
+}) {}
+
+/** Runs durable jobs: claims due ones under a lease, retries transient failures with backoff, gives up permanent ones. */
+export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker", {
+  effect: Effect.gen(function*() {
+    const queue = yield* JobQueue
+    const confirmations = yield* ConfirmationMails
+    const mailer = yield* Mailer
+
+    const handlers: Record<string, (payload: unknown) => Effect.Effect<void, MailError, never>> = {
+      [CONFIRMATION_MAIL]: (payload) => Effect.provideService(confirmations.deliver(payload), Mailer, mailer)
+    }
+
+    const runJob = (job: Job) =>
+      Effect.gen(function*() {
+        const handler = handlers[job.kind]
+        if (handler === undefined) return yield* queue.fail(job.id, yield* now, `Unknown job kind ${job.kind}`)
+        yield* handler(job.payload).pipe(
+          Effect.flatMap(() => Effect.flatMap(now, (at) => queue.complete(job.id, at))),
+          Effect.catchAll((error) =>
+            Effect.gen(function*() {
+              const at = yield* now
+              const permanent = error instanceof MailError && error.permanent
+              yield* Effect.logWarning(`Job ${job.id} (${job.kind}) failed: ${error.message}`)
+              if (permanent || job.attempts >= MAX_JOB_ATTEMPTS) return yield* queue.fail(job.id, at, error.message)
+              yield* queue.retry(job.id, new Date(at.getTime() + retryDelayMillis(job.attempts)), error.message)
+            })
+          ),
+          Effect.catchAllDefect((defect) =>
+            Effect.gen(function*() {
+              yield* Effect.logError(`Job ${job.id} (${job.kind}) crashed`, defect)
+              const at = yield* now
+              yield* queue.retry(job.id, new Date(at.getTime() + retryDelayMillis(job.attempts)), String(defect))
+            })
+          )
+        )
+      })
+
+    /** Claims and runs one batch of due jobs; the number of jobs run. */
+    const runDue = Effect.fn("JobWorker.runDue")(function*() {
+      const options = yield* JobWorkerOptions
+      const at = yield* now
+      const jobs = yield* queue.claim({
+        now: at,
+        leaseUntil: new Date(at.getTime() + Duration.toMillis(options.lease)),
+        limit: options.batchSize
+      })
+      yield* Effect.forEach(jobs, runJob, { concurrency: options.concurrency, discard: true })
+      return jobs.length
+    })
+
+    /** Runs due jobs until none is left (for tests and one-shot tools). */
+    const drain = Effect.fn("JobWorker.drain")(function*() {
+      let total = 0
+      for (let ran = yield* runDue(); ran > 0; ran = yield* runDue()) total += ran
+      return total
+    })
+
+    /** Polls forever; run it in a fiber (the server forks it; `mailroom worker` runs only this). */
+    const run = Effect.gen(function*() {
+      const options = yield* JobWorkerOptions
+      return yield* Effect.forever(
+        runDue().pipe(
+          Effect.catchAllCause((cause) => Effect.as(Effect.logError("Job worker poll failed", cause), 0)),
+          Effect.flatMap((ran) => (ran === 0 ? Effect.sleep(options.pollInterval) : Effect.void))
+        )
+      )
+    })
+
+    return { runDue, drain, run } as const
+  })
+}) {}

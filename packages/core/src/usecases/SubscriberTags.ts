@@ -1,0 +1,57 @@
+import { Effect } from "effect"
+import type { EmailList } from "../domain/EmailList.js"
+import type { Subscriber } from "../domain/Subscriber.js"
+import { tagKey } from "../domain/Tag.js"
+import { SubscriberRepository } from "../ports/SubscriberRepository.js"
+import { TagRepository } from "../ports/TagRepository.js"
+import { now } from "./now.js"
+
+/** How given tag names combine with a subscriber's current tags. */
+export type TagSync = "replace" | "add" | "remove"
+
+/** Trimmed, non-empty names, each once (compared case-insensitively). */
+export const cleanTagNames = (names: ReadonlyArray<string>): Array<string> => {
+  const seen = new Map<string, string>()
+  for (const name of names.map((n) => n.trim()).filter((n) => n.length > 0)) {
+    if (!seen.has(tagKey(name))) seen.set(tagKey(name), name)
+  }
+  return [...seen.values()]
+}
+
+/** Attaching, detaching and replacing a subscriber's tags by name; missing user tags are created on the list. */
+export class SubscriberTags extends Effect.Service<SubscriberTags>()("@mailroom/SubscriberTags", {
+  effect: Effect.gen(function*() {
+    const subscribers = yield* SubscriberRepository
+    const tags = yield* TagRepository
+
+    /**
+     * `add` attaches the named tags (creating them), `remove` detaches matching ones (unknown names ignored),
+     * `replace` makes the given names the subscriber's user tags (system tags stay).
+     */
+    const sync = Effect.fn("SubscriberTags.sync")(function*(
+      list: EmailList,
+      subscriber: Subscriber,
+      given: ReadonlyArray<string>,
+      mode: TagSync
+    ) {
+      const names = cleanTagNames(given)
+      if (mode === "remove") {
+        const found = yield* tags.findByRefs(list.id, names)
+        const keys = new Set(names.map(tagKey))
+        const ids = found.filter((tag) => keys.has(tagKey(tag.name))).map((tag) => tag.id)
+        if (ids.length > 0) yield* subscribers.removeTags(subscriber.id, ids)
+        return
+      }
+      const wanted = names.length === 0 ? [] : yield* tags.ensure(list.id, names, "default", yield* now)
+      if (mode === "replace" && subscriber.tags.length > 0) {
+        const keep = new Set(wanted.map((tag) => tag.id))
+        const current = yield* tags.findByRefs(list.id, subscriber.tags)
+        const drop = current.filter((tag) => tag.type === "default" && !keep.has(tag.id)).map((tag) => tag.id)
+        if (drop.length > 0) yield* subscribers.removeTags(subscriber.id, drop)
+      }
+      if (wanted.length > 0) yield* subscribers.addTags(subscriber.id, wanted.map((tag) => tag.id))
+    })
+
+    return { sync } as const
+  })
+}) {}

@@ -1,0 +1,2 @@
+export * from "./OutboxMailer.js"
+export * from "./SmtpMailer.js"

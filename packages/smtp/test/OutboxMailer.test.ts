@@ -1,0 +1,46 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Mailer } from "@mailroom/core"
+import { OutboxMailer } from "@mailroom/smtp"
+import { Context, Effect, Layer } from "effect"
+import { mimeParts, parseEml } from "./eml.js"
+
+const tempDir = Effect.acquireRelease(
+  Effect.promise(() => mkdtemp(join(tmpdir(), "mailroom-outbox-"))),
+  (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+)
+
+describe("OutboxMailer", () => {
+  it.scoped("writes one complete .eml per message into a directory it creates", () =>
+    Effect.gen(function*() {
+      const directory = join(yield* tempDir, "nested", "outbox")
+      const mailer = yield* Effect.map(Layer.build(OutboxMailer({ directory })), Context.get(Mailer))
+      yield* mailer.send({
+        from: { email: "news@example.com", name: "Mailroom" },
+        to: { email: "ana@example.org" },
+        subject: "Weekly digest",
+        html: "<p>Digest <i>body</i></p>",
+        headers: { "List-Unsubscribe": "<https://example.com/u/1>", "X-Campaign-Id": "7" }
+      })
+      yield* mailer.send({ from: { email: "a@example.com" }, to: { email: "b@example.org" }, subject: "Second", html: "<p>2</p>" })
+
+      const files = (yield* Effect.promise(() => readdir(directory))).sort()
+      expect(files).toHaveLength(2)
+      for (const file of files) expect(file).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{12}\.eml$/)
+
+      const emls = yield* Effect.forEach(files, (f) => Effect.promise(() => readFile(join(directory, f), "utf8")))
+      const digest = parseEml(emls.find((raw) => raw.includes("Weekly digest"))!)
+      expect(digest.headers.get("subject")).toBe("Weekly digest")
+      expect(digest.headers.get("from")).toBe("Mailroom <news@example.com>")
+      expect(digest.headers.get("to")).toBe("ana@example.org")
+      expect(digest.headers.get("list-unsubscribe")).toBe("<https://example.com/u/1>")
+      expect(digest.headers.get("x-campaign-id")).toBe("7")
+      expect(digest.headers.get("mime-version")).toBe("1.0")
+      expect(digest.headers.get("message-id")).toMatch(/^<.+@.+>$/)
+      const boundary = /boundary="?([^";]+)"?/.exec(digest.headers.get("content-type") ?? "")?.[1]
+      const parts = mimeParts(digest.body, boundary!)
+      expect(parts.map((p) => p.body.trim())).toEqual(["Digest body", "<p>Digest <i>body</i></p>"])
+    }))
+})

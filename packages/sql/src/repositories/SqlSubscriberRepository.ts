@@ -1,0 +1,194 @@
+import { SqlClient } from "@effect/sql"
+import {
+  ExtraAttributes,
+  Subscriber,
+  type SubscriberChanges,
+  type SubscriberCriteria,
+  SubscriberId,
+  SubscriberRepository,
+  type SubscriberSort,
+  subscriberStatus,
+  type SubscriberStatus,
+  TagId
+} from "@mailroom/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { orderClause } from "../selectPage.js"
+import { subscriberConditions } from "../subscriberConditions.js"
+
+const SubscriberRow = Schema.Struct({
+  ...Subscriber.fields,
+  extraAttributes: Schema.parseJson(ExtraAttributes)
+}).omit("tags")
+type SubscriberRow = typeof SubscriberRow.Type
+
+const TagName = Schema.Struct({ subscriberId: SubscriberId, name: Schema.String })
+const TagRef = Schema.Struct({ tagId: TagId })
+
+/** The email_lists column counting subscribers of each status. */
+const counter: Record<SubscriberStatus, string> = {
+  subscribed: "active_subscribers_count",
+  unconfirmed: "unconfirmed_count",
+  unsubscribed: "unsubscribed_count"
+}
+
+const sorts: { readonly [K in SubscriberSort]: string } = {
+  id: "id",
+  created_at: "created_at",
+  updated_at: "updated_at",
+  subscribed_at: "subscribed_at",
+  unsubscribed_at: "unsubscribed_at",
+  email: "email",
+  first_name: "lower(first_name)",
+  last_name: "lower(last_name)"
+}
+
+const isUniqueViolation = (error: unknown): boolean =>
+  /unique|23505/i.test(`${String((error as { cause?: unknown }).cause)} ${JSON.stringify(error)}`)
+
+/**
+ * SubscriberRepository over SqlClient. Status is stored next to its timestamps for indexed filtering, and every
+ * write adjusts the list's per-status counters and tags' subscriber counts by the rows it actually changed, so
+ * counts stay exact and are read without counting a million rows.
+ */
+export const SqlSubscriberRepository = Layer.effect(
+  SubscriberRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decodeRows = Schema.decodeUnknown(Schema.Array(SubscriberRow))
+    const encodeAttributes = Schema.encode(Schema.parseJson(ExtraAttributes))
+
+    const withTags = (rows: ReadonlyArray<SubscriberRow>) =>
+      Effect.gen(function*() {
+        if (rows.length === 0) return []
+        const names = yield* Schema.decodeUnknown(Schema.Array(TagName))(
+          yield* sql`SELECT st.subscriber_id, t.name FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id
+                     WHERE st.subscriber_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY lower(t.name), t.name`
+        )
+        return rows.map((row) =>
+          new Subscriber({ ...row, tags: names.filter((n) => n.subscriberId === row.id).map((n) => n.name) }, true)
+        )
+      })
+    const one = (rows: ReadonlyArray<unknown>) =>
+      Effect.flatMap(decodeRows(rows), withTags).pipe(Effect.map((found) => Option.fromNullable(found[0])))
+
+    const shift = (emailListId: number, from: SubscriberStatus | null, to: SubscriberStatus | null) =>
+      from === to ? Effect.void : sql`UPDATE email_lists SET ${
+        sql.literal(
+          [
+            ...(from === null ? [] : [`${counter[from]} = ${counter[from]} - 1`]),
+            ...(to === null ? [] : [`${counter[to]} = ${counter[to]} + 1`])
+          ].join(", ")
+        )
+      } WHERE id = ${emailListId}`
+    const countTags = (tagIds: ReadonlyArray<unknown>, delta: 1 | -1) =>
+      tagIds.length === 0 ? Effect.void : Effect.flatMap(
+        Schema.decodeUnknown(Schema.Array(TagRef))(tagIds),
+        (refs) =>
+          sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id IN ${sql.in(refs.map((r) => r.tagId))}`
+      )
+
+    const columns = (changes: SubscriberChanges) =>
+      Effect.map(encodeAttributes(changes.extraAttributes), (extraAttributes) => ({
+        email: changes.email,
+        firstName: changes.firstName,
+        lastName: changes.lastName,
+        extraAttributes,
+        status: subscriberStatus(changes),
+        subscribedAt: changes.subscribedAt?.toISOString() ?? null,
+        unsubscribedAt: changes.unsubscribedAt?.toISOString() ?? null,
+        updatedAt: changes.updatedAt.toISOString()
+      }))
+
+    return SubscriberRepository.of({
+      insert: (subscriber) =>
+        Effect.gen(function*() {
+          const row = {
+            ...(yield* columns(subscriber)),
+            uuid: subscriber.uuid,
+            emailListId: subscriber.emailListId,
+            createdAt: subscriber.createdAt.toISOString()
+          }
+          const inserted = yield* sql`INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`
+          if (inserted.length === 0) return Option.none()
+          yield* shift(subscriber.emailListId, null, row.status)
+          return yield* one(inserted)
+        }).pipe(Effect.orDie),
+      update: (previous, changes) =>
+        Effect.gen(function*() {
+          const row = yield* columns(changes)
+          const from = subscriberStatus(previous)
+          const updated = yield* sql`UPDATE subscribers SET ${sql.update(row)}
+                                     WHERE id = ${previous.id} AND status = ${from} RETURNING *`
+          if (updated.length === 0) return Option.none()
+          yield* shift(previous.emailListId, from, row.status)
+          return yield* one(updated)
+        }).pipe(
+          Effect.catchIf(
+            (error) => error._tag === "SqlError" && isUniqueViolation(error),
+            () => Effect.succeed(Option.none<Subscriber>())
+          ),
+          Effect.orDie
+        ),
+      findById: (id) => Effect.flatMap(sql`SELECT * FROM subscribers WHERE id = ${id}`, one).pipe(Effect.orDie),
+      findByUuid: (uuid) => Effect.flatMap(sql`SELECT * FROM subscribers WHERE uuid = ${uuid}`, one).pipe(Effect.orDie),
+      findByEmail: (emailListId, email) =>
+        Effect.flatMap(sql`SELECT * FROM subscribers WHERE email_list_id = ${emailListId} AND email = ${email}`, one)
+          .pipe(Effect.orDie),
+      delete: (id) =>
+        Effect.gen(function*() {
+          const deleted = yield* sql<{ readonly emailListId: number; readonly status: SubscriberStatus }>`
+            DELETE FROM subscribers WHERE id = ${id} RETURNING email_list_id, status`
+          if (deleted.length === 0) return false
+          yield* countTags(yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`, -1)
+          yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
+          return true
+        }).pipe(Effect.orDie),
+      addTags: (id, tagIds) =>
+        tagIds.length === 0 ? Effect.void : Effect.flatMap(
+          sql`INSERT INTO subscriber_tags ${sql.insert([...new Set(tagIds)].map((tagId) => ({ subscriberId: id, tagId })))}
+              ON CONFLICT DO NOTHING RETURNING tag_id`,
+          (added) => countTags(added, 1)
+        ).pipe(Effect.orDie),
+      removeTags: (id, tagIds) =>
+        tagIds.length === 0 ? Effect.void : Effect.flatMap(
+          sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(tagIds)} RETURNING tag_id`,
+          (removed) => countTags(removed, -1)
+        ).pipe(Effect.orDie),
+      tagIds: (id) =>
+        sql<{ readonly tagId: TagId }>`SELECT tag_id FROM subscriber_tags WHERE subscriber_id = ${id}`.pipe(
+          Effect.map((rows) => rows.map((row) => row.tagId)),
+          Effect.orDie
+        ),
+      page: (query) =>
+        Effect.gen(function*() {
+          const where = subscriberConditions(sql, query.criteria)
+          const order = orderClause(sorts, ["subscribed_at", "unsubscribed_at", "first_name", "last_name"], query.sort)
+          const offset = (query.page - 1) * query.perPage
+          const [rows, total] = yield* Effect.all([
+            sql`SELECT * FROM subscribers WHERE ${where} ORDER BY ${sql.literal(order)}
+                LIMIT ${query.perPage} OFFSET ${offset}`,
+            countOf(sql, query.criteria)
+          ])
+          return { items: yield* withTags(yield* decodeRows(rows)), total }
+        }).pipe(Effect.orDie),
+      count: (criteria) => countOf(sql, criteria).pipe(Effect.orDie)
+    })
+  })
+)
+
+/** The number of matching subscribers; the list's maintained counters answer whole-list and per-status counts. */
+const countOf = (sql: SqlClient.SqlClient, criteria: SubscriberCriteria) =>
+  Effect.gen(function*() {
+    const { emailListId, status, ...rest } = criteria
+    if (Object.keys(rest).length === 0) {
+      const column = status === undefined
+        ? "active_subscribers_count + unconfirmed_count + unsubscribed_count"
+        : counter[status]
+      const rows = yield* sql<{ readonly total: number }>`SELECT ${sql.literal(column)} AS total
+                                                          FROM email_lists WHERE id = ${emailListId}`
+      return Number(rows[0]?.total ?? 0)
+    }
+    const rows = yield* sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM subscribers
+                                                        WHERE ${subscriberConditions(sql, criteria)}`
+    return Number(rows[0]?.total ?? 0)
+  })

@@ -1,0 +1,115 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { EmailListId, newUuid, Tag, TagId, TagRepository, TagUuid, tagKey } from "@mailroom/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlBoolean } from "../columns.js"
+import { containsPattern, selectPage } from "../selectPage.js"
+
+const TagRow = Schema.Struct({ ...Tag.fields, visibleInPreferences: SqlBoolean })
+
+const FromRow = Schema.transform(TagRow, Schema.typeSchema(Tag), {
+  strict: false,
+  decode: (row) => new Tag(row, true),
+  encode: (tag) => tag
+})
+
+/** TagRepository over SqlClient. A unique (list, lower(name)) index makes concurrent creates return one tag. */
+export const SqlTagRepository = Layer.effect(
+  TagRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const insert = SqlSchema.findOne({
+      Request: TagRow.omit("id", "subscriberCount"),
+      Result: FromRow,
+      execute: (row) => sql`INSERT INTO tags ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`
+    })
+    const byNames = SqlSchema.findAll({
+      Request: Schema.Struct({ emailListId: EmailListId, keys: Schema.Array(Schema.String) }),
+      Result: FromRow,
+      execute: ({ emailListId, keys }) =>
+        sql`SELECT * FROM tags WHERE email_list_id = ${emailListId} AND lower(name) IN ${sql.in(keys)}`
+    })
+    const byRefs = SqlSchema.findAll({
+      Request: Schema.Struct({ emailListId: EmailListId, refs: Schema.Array(Schema.String) }),
+      Result: FromRow,
+      execute: ({ emailListId, refs }) =>
+        sql`SELECT * FROM tags WHERE email_list_id = ${emailListId}
+            AND (lower(name) IN ${sql.in(refs)} OR uuid IN ${sql.in(refs)}) ORDER BY lower(name), id`
+    })
+    const findById = SqlSchema.findOne({
+      Request: TagId,
+      Result: FromRow,
+      execute: (id) => sql`SELECT * FROM tags WHERE id = ${id}`
+    })
+    const findByUuid = SqlSchema.findOne({
+      Request: TagUuid,
+      Result: FromRow,
+      execute: (uuid) => sql`SELECT * FROM tags WHERE uuid = ${uuid}`
+    })
+    const update = SqlSchema.findOne({
+      Request: Schema.Struct({
+        id: TagId,
+        row: Schema.Struct({ name: Schema.String, visibleInPreferences: SqlBoolean, updatedAt: Tag.fields.updatedAt })
+      }),
+      Result: FromRow,
+      execute: ({ id, row }) => sql`UPDATE tags SET ${sql.update(row)} WHERE id = ${id} RETURNING *`
+    })
+
+    return TagRepository.of({
+      insertOrGet: (tag) =>
+        insert(tag).pipe(
+          Effect.flatMap(Option.match({
+            onSome: (created) => Effect.succeed({ tag: created, created: true }),
+            onNone: () =>
+              Effect.map(byNames({ emailListId: tag.emailListId, keys: [tagKey(tag.name)] }), (found) => ({
+                tag: found[0]!,
+                created: false
+              }))
+          })),
+          Effect.orDie
+        ),
+      ensure: (emailListId, names, type, at) =>
+        Effect.gen(function*() {
+          if (names.length === 0) return []
+          const rows = names.map((name) => ({
+            uuid: newUuid(),
+            emailListId,
+            name: name.trim(),
+            type,
+            visibleInPreferences: 0,
+            subscriberCount: 0,
+            createdAt: at.toISOString(),
+            updatedAt: at.toISOString()
+          }))
+          yield* sql`INSERT INTO tags ${sql.insert(rows)} ON CONFLICT DO NOTHING`
+          return yield* byNames({ emailListId, keys: names.map(tagKey) })
+        }).pipe(Effect.orDie),
+      update: (id, changes) => update({ id, row: changes }).pipe(Effect.orDie),
+      findById: (id) => findById(id).pipe(Effect.orDie),
+      findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
+      findByRefs: (emailListId, refs) =>
+        refs.length === 0 ? Effect.succeed([]) : byRefs({ emailListId, refs: refs.map(tagKey) }).pipe(Effect.orDie),
+      delete: (id) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM subscriber_tags WHERE tag_id = ${id}`
+          yield* sql`DELETE FROM segment_tags WHERE tag_id = ${id}`
+          const deleted = yield* sql`DELETE FROM tags WHERE id = ${id} RETURNING id`
+          return deleted.length > 0
+        }).pipe(Effect.orDie),
+      list: (emailListId, query) =>
+        selectPage(sql, {
+          table: "tags",
+          scope: sql`email_list_id = ${emailListId}`,
+          sorts: {
+            name: "lower(name)",
+            updated_at: "updated_at",
+            subscriber_count: "subscriber_count",
+            visible_in_preferences: "visible_in_preferences"
+          },
+          filters: {
+            search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'`,
+            type: (value) => (value === "default" || value === "mailcoach" ? sql`type = ${value}` : sql`1 = 1`)
+          }
+        }, query, FromRow)
+    })
+  })
+)

@@ -2,7 +2,11 @@ import { describe } from "@effect/vitest"
 import { apiTokenContract } from "./suite/apiTokenContract.js"
 import { emailListContract } from "./suite/emailListContract.js"
 import type { MakeStorage } from "./suite/fixtures.js"
+import { jobQueueContract } from "./suite/jobQueueContract.js"
+import { segmentContract } from "./suite/segmentContract.js"
+import { subscriberContract } from "./suite/subscriberContract.js"
 import { suppressionContract } from "./suite/suppressionContract.js"
+import { tagContract } from "./suite/tagContract.js"
 import { templateContract } from "./suite/templateContract.js"
 import { transactorContract } from "./suite/transactorContract.js"
 
@@ -15,5 +19,9 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     emailListContract(makeStorage)
     suppressionContract(makeStorage)
     apiTokenContract(makeStorage)
+    tagContract(makeStorage)
+    segmentContract(makeStorage)
+    subscriberContract(makeStorage)
+    jobQueueContract(makeStorage)
     transactorContract(makeStorage)
   })

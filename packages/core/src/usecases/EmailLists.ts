@@ -4,7 +4,9 @@ import type { EmailListSettings } from "../domain/EmailList.js"
 import type { EmailListInput } from "../domain/EmailListInput.js"
 import { type EmailListUuid, newUuid } from "../domain/Ids.js"
 import { ValidationError } from "../errors/ValidationError.js"
+import { tagKey } from "../domain/Tag.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { TagRepository } from "../ports/TagRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { findByRef, orNotFound } from "./lookup.js"
 import { MailerNames } from "./MailerNames.js"
@@ -17,7 +19,7 @@ const mailerFields = [
 ] as const
 
 /** Turns a list body into settings, applying defaults and the rules that span several fields. */
-const toSettings = (input: EmailListInput, mailers: ReadonlyArray<string>) => {
+const toSettings = (input: EmailListInput, mailers: ReadonlyArray<string>, tagNames: ReadonlySet<string> = new Set()) => {
   const errors: Record<string, Array<string>> = {}
   const reports = Boolean(input.reportCampaignSent || input.reportCampaignSummary || input.reportEmailListSummary)
   const recipients = input.reportRecipients?.trim() || null
@@ -30,7 +32,8 @@ const toSettings = (input: EmailListInput, mailers: ReadonlyArray<string>) => {
       errors[key] = [`The selected ${key.replace(/_/g, " ")} is invalid. Configured mailers: ${mailers.join(", ")}.`]
     }
   }
-  ;(input.allowedFormSubscriptionTags ?? []).forEach((_, index) => {
+  ;(input.allowedFormSubscriptionTags ?? []).forEach((name, index) => {
+    if (tagNames.has(tagKey(name))) return
     errors[`allowed_form_subscription_tags.${index}`] = [
       `The selected allowed_form_subscription_tags.${index} is invalid.`
     ]
@@ -68,6 +71,7 @@ const toSettings = (input: EmailListInput, mailers: ReadonlyArray<string>) => {
 export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLists", {
   effect: Effect.gen(function*() {
     const repo = yield* EmailListRepository
+    const tags = yield* TagRepository
     const { withTransaction } = yield* Transactor
 
     const find = (ref: string) => findByRef("Email list", ref, repo.findByUuid, repo.findById)
@@ -95,7 +99,8 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
 
     const update = Effect.fn("EmailLists.update")(function*(ref: string, input: EmailListInput) {
       const list = yield* find(ref)
-      const settings = yield* toSettings(input, yield* MailerNames)
+      const known = yield* tags.findByRefs(list.id, input.allowedFormSubscriptionTags ?? [])
+      const settings = yield* toSettings(input, yield* MailerNames, new Set(known.map((tag) => tagKey(tag.name))))
       const at = yield* now
       return yield* withTransaction(repo.update(list.id, { ...settings, updatedAt: at }).pipe(orNotFound("Email list")))
     })

@@ -1,0 +1,115 @@
+/** Shared pieces of the HTTP benchmarks: a keep-alive client, a closed-loop load generator and server start-up. */
+import { type ChildProcess, execSync, spawn } from "node:child_process"
+import { Agent, request } from "node:http"
+import { cpus } from "node:os"
+import { setTimeout as sleep } from "node:timers/promises"
+
+/** A numeric `--name value` command-line option. */
+export const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : fallback
+}
+
+/** The bearer token the benchmark servers seed. */
+export const TOKEN = "bench-token"
+/** Postgres the benchmarks use (a `bench` schema in it is recreated). */
+export const PG_URL = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+
+/** One request with the bench token; resolves with status and body text. */
+export const call = (port: number, method: string, path: string, body?: string) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request({
+      host: "127.0.0.1",
+      port,
+      method,
+      path,
+      agent,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        accept: "application/json",
+        ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {})
+      }
+    }, (res) => {
+      let text = ""
+      res.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    req.on("error", reject)
+    req.end(body)
+  })
+
+const percentile = (sorted: Array<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
+/** Latency and throughput of one scenario. */
+export interface LoadResult {
+  readonly rps: number
+  readonly p50: number
+  readonly p95: number
+  readonly p99: number
+  readonly errors: number
+}
+
+/** Runs `next` from `concurrency` closed loops for `seconds`; throughput and latency percentiles in ms. */
+export const load = async (
+  port: number,
+  options: { readonly seconds: number; readonly concurrency: number },
+  next: (i: number) => [string, string, string?]
+): Promise<LoadResult> => {
+  const latencies: Array<number> = []
+  let errors = 0
+  let i = 0
+  const end = performance.now() + options.seconds * 1000
+  await Promise.all(Array.from({ length: options.concurrency }, async () => {
+    while (performance.now() < end) {
+      const [method, path, body] = next(i++)
+      const start = performance.now()
+      const { status } = await call(port, method, path, body)
+      latencies.push(performance.now() - start)
+      if (status >= 400) errors++
+    }
+  }))
+  latencies.sort((a, b) => a - b)
+  return {
+    rps: latencies.length / options.seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors
+  }
+}
+
+/** Starts the compiled server (as `npm start` runs it) and waits until it answers. */
+export const startServer = async (databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> => {
+  const child = spawn("node", ["packages/server/dist/main.js", "serve"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const up = await call(port, "GET", "/api/templates?per_page=1").then((r) => r.status === 200, () => false)
+    if (up) return child
+    await sleep(100)
+  }
+  throw new Error("server did not start")
+}
+
+/** Stops a server started by startServer. */
+export const stopServer = async (child: ChildProcess): Promise<void> => {
+  child.kill("SIGTERM")
+  await sleep(300)
+}
+
+/** Recreates the `bench` schema; the database URL that works inside it. */
+export const resetPostgres = (): string => {
+  execSync(`psql "${PG_URL}" -qc "DROP SCHEMA IF EXISTS bench CASCADE; CREATE SCHEMA bench"`)
+  const url = new URL(PG_URL)
+  url.searchParams.set("options", "-c search_path=bench")
+  return url.toString()
+}
+
+/** One line describing the machine and date, for RESULTS.md. */
+export const machine = (): string =>
+  `${new Date().toISOString().slice(0, 10)} on ${cpus().length}× ${cpus()[0]?.model ?? "cpu"}, node ${process.version}`
+
+/** Closes the client's keep-alive sockets so the process can exit. */
+export const closeClient = (): void => agent.destroy()

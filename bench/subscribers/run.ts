@@ -1,0 +1,56 @@
+/**
+ * Subscriber-list benchmark: 1,000,000 subscribers in one list, then latency of the list (page 1 and page 500),
+ * filter[email], filter[status]=subscribed (all with meta.total) and POST subscriber, on SQLite and Postgres.
+ * The server runs as `npm start` does, in its own process. Usage: npm run bench:subscribers [-- --count 1000000]
+ */
+import { rmSync } from "node:fs"
+import { arg, call, closeClient, load, machine, PG_URL, resetPostgres, startServer, stopServer } from "../lib.js"
+import { seedPostgres, seedSqlite } from "./seed.js"
+
+const COUNT = arg("count", 1_000_000)
+const SECONDS = arg("seconds", 6)
+const CONCURRENCY = arg("concurrency", 4)
+const SQLITE_FILE = "./bench/subscribers/data/bench.db"
+
+const rows: Array<string> = []
+for (const store of ["sqlite", "postgres"] as const) {
+  if (store === "sqlite") rmSync("bench/subscribers/data", { recursive: true, force: true })
+  const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
+  const port = 3950 + rows.length
+  let server = await startServer(databaseUrl, port, { WORKERS: "false" })
+  try {
+    const created = await call(port, "POST", "/api/email-lists", JSON.stringify({ name: "Bench", default_from_email: "b@example.com" }))
+    const list = JSON.parse(created.text).data as { id: number; uuid: string }
+    await stopServer(server)
+    const seedStart = performance.now()
+    if (store === "sqlite") seedSqlite(SQLITE_FILE, list.id, COUNT)
+    else seedPostgres(PG_URL, list.id, COUNT)
+    const seedSeconds = (performance.now() - seedStart) / 1000
+    console.log(`${store}: seeded ${COUNT} subscribers in ${seedSeconds.toFixed(1)} s`)
+    server = await startServer(databaseUrl, port, { WORKERS: "false" })
+    const base = `/api/email-lists/${list.uuid}/subscribers`
+    const total = JSON.parse((await call(port, "GET", base)).text).meta.total
+    if (total !== COUNT) throw new Error(`expected ${COUNT} subscribers, the API reports ${total}`)
+    const random = () => 1 + Math.floor(Math.random() * COUNT)
+    const scenarios: Array<[string, (i: number) => [string, string, string?]]> = [
+      ["GET subscribers, page 1 (default sort -created_at)", () => ["GET", base]],
+      ["GET subscribers, page 500", () => ["GET", `${base}?page=500`]],
+      ["GET subscribers, filter[email]", () => ["GET", `${base}?filter%5Bemail%5D=user${random()}%40example.com`]],
+      ["GET subscribers, filter[status]=subscribed", () => ["GET", `${base}?filter%5Bstatus%5D=subscribed`]],
+      ["POST subscriber (new address)", (i) => ["POST", base, JSON.stringify({ email: `new${i}-${store}@example.org`, first_name: "New" })]]
+    ]
+    for (const [name, next] of scenarios) {
+      const r = await load(port, { seconds: SECONDS, concurrency: CONCURRENCY }, next)
+      const line = `| ${store} | ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`
+      console.log(line)
+      rows.push(line)
+    }
+  } finally {
+    await stopServer(server)
+  }
+}
+
+console.log(`\n${machine()}; ${COUNT} subscribers in one list, ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per scenario.`)
+console.log("| store | request | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|")
+for (const row of rows) console.log(row)
+closeClient()

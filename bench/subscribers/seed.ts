@@ -19,11 +19,12 @@ export const seedSqlite = (filename: string, listId: number, count: number): voi
   const stamp = (offset: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + ${offset}, 'unixepoch')`
   db.exec(`
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
-    INSERT INTO subscribers (uuid, email_list_id, email, first_name, last_name, extra_attributes, status,
+    INSERT INTO subscribers (uuid, email_list_id, email, first_name, last_name, extra_attributes, search_key, status,
                              subscribed_at, unsubscribed_at, created_at, updated_at)
     SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' ||
                  substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
-           ${listId}, 'user' || i || '@example.com', 'First' || i, 'Last' || (i % 1000), '{}', ${STATUS_SQL},
+           ${listId}, 'user' || i || '@example.com', 'First' || i, 'Last' || (i % 1000), '{}',
+           'user' || i || '@example.com' || char(10) || 'first' || i || char(10) || 'last' || (i % 1000), ${STATUS_SQL},
            CASE WHEN i % 20 = 1 THEN NULL ELSE ${stamp("i")} END,
            CASE WHEN i % 20 = 0 THEN ${stamp("i + 60")} ELSE NULL END,
            ${stamp("i")}, ${stamp("i")}
@@ -43,10 +44,10 @@ export const seedPostgres = (pgUrl: string, listId: number, count: number): void
   const counts = statusCounts(count)
   const script = `
     SET search_path = bench;
-    INSERT INTO subscribers (uuid, email_list_id, email, first_name, last_name, extra_attributes, status,
+    INSERT INTO subscribers (uuid, email_list_id, email, first_name, last_name, extra_attributes, search_key, status,
                              subscribed_at, unsubscribed_at, created_at, updated_at)
     SELECT gen_random_uuid()::text, ${listId}, 'user' || i || '@example.com', 'First' || i, 'Last' || (i % 1000), '{}',
-           ${STATUS_SQL},
+           'user' || i || '@example.com' || chr(10) || 'first' || i || chr(10) || 'last' || (i % 1000), ${STATUS_SQL},
            CASE WHEN i % 20 = 1 THEN NULL ELSE ${stamp("i")} END,
            CASE WHEN i % 20 = 0 THEN ${stamp("i + 60")} ELSE NULL END,
            ${stamp("i")}, ${stamp("i")}

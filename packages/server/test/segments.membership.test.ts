@@ -116,14 +116,19 @@ describe.each(stores)("segment membership on %s", (store) => {
         expect(yield* members(list, seg)).toEqual(["abc", "c"])
       }))
 
-    it.effect("an unknown segment uuid gives an empty collection", () =>
+    it.effect("an unknown, garbage or other list's segment uuid gives an empty collection", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer
         const { list } = yield* fixture
-        const r = yield* call("GET", `/api/email-lists/${list}/subscribers?filter[segment_uuid]=${crypto.randomUUID()}`)
-        expectStatus(r, 200)
-        expect(r.body.data).toEqual([])
-        expect(r.body.meta.total).toBe(0)
+        const { list: other } = yield* fixture
+        const foreign = yield* segment(other, {})
+        for (const uuid of [crypto.randomUUID(), "abc", foreign]) {
+          const r = yield* call("GET", `/api/email-lists/${list}/subscribers?${query({ "filter[segment_uuid]": uuid })}`)
+          expectStatus(r, 200)
+          expect(r.body.data).toEqual([])
+          expect(r.body.meta.total).toBe(0)
+        }
+        expect((yield* members(other, foreign)).length).toBe(6)
       }))
   })
 })

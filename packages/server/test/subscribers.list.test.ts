@@ -164,14 +164,14 @@ describe.each(stores)("subscriber collection on %s", (store) => {
         const list = yield* createList()
         const p = unique("srch")
         yield* populate(list, [
-          { key: `${p}-alpha`, first: "Xenia", last: "Quill" },
-          { key: `${p}-beta`, first: "Bob", last: "Xylo" },
+          { key: `${p}-alpha`, first: "Ann-Lee", last: "Quill" },
+          { key: `${p}-beta`, first: "Bob", last: "Mc-Lee" },
           { key: `${p}-gamma`, first: "Cleo", last: "Stone" }
         ], 0)
         expect((yield* keys(list, { "filter[search]": "ALPH" }))).toEqual([`${p}-alpha`])
-        expect((yield* keys(list, { "filter[search]": "xEn" }))).toEqual([`${p}-alpha`])
-        expect((yield* keys(list, { "filter[search]": "ylo" }))).toEqual([`${p}-beta`])
-        expect((yield* keys(list, { "filter[search]": "x" })).sort()).toEqual([`${p}-alpha`, `${p}-beta`])
+        expect((yield* keys(list, { "filter[search]": "aNN-" }))).toEqual([`${p}-alpha`])
+        expect((yield* keys(list, { "filter[search]": "mc-l" }))).toEqual([`${p}-beta`])
+        expect((yield* keys(list, { "filter[search]": "-LEE" })).sort()).toEqual([`${p}-alpha`, `${p}-beta`])
         expect((yield* keys(list, { "filter[search]": p.toUpperCase() })).length).toBe(3)
         expect(yield* keys(list, { "filter[search]": "zzzz-nothing" })).toEqual([])
         expect(yield* keys(list, { "filter[search]": "stone", "filter[status]": "unsubscribed" })).toEqual([])

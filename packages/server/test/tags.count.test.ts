@@ -46,6 +46,13 @@ describe.each(stores)("tag subscriber_count on %s", (store) => {
         expect(created.body.data[0]).toMatchObject({ type: "default", visible_in_preferences: false, email_list_uuid: list })
       }))
 
+    it.effect("concurrent subscribes with a new tag name share one tag", () =>
+      Effect.gen(function*() {
+        const list = yield* newList
+        yield* Effect.all(Array.from({ length: 6 }, () => subscribe(list, ["Launch"])), { concurrency: "unbounded" })
+        expect(yield* counts(list)).toEqual({ Launch: 6 })
+      }))
+
     it.effect("adding and removing tags on a subscriber moves the counts", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

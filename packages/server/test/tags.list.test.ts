@@ -92,6 +92,15 @@ describe.each(stores)("tag collection on %s", (store) => {
         expect(yield* names(list, { "filter[search]": "" })).toEqual(["digest-daily", "Other", "Weekly Digest"])
       }))
 
+    // Fails on SQLite: lower(name) LIKE folds ASCII only, so "ÉTÉ" does not find "Été".
+    it.effect("filter[search] ignores the case of non-ASCII letters", () =>
+      Effect.gen(function*() {
+        const list = (yield* newList).uuid
+        yield* create(list, [{ name: "Été 2024" }, { name: "winter" }])
+        expect(yield* names(list, { "filter[search]": "été" })).toEqual(["Été 2024"])
+        expect(yield* names(list, { "filter[search]": "ÉTÉ" })).toEqual(["Été 2024"])
+      }))
+
     it.effect("filter[type] keeps default or mailcoach tags; other values are ignored", () =>
       Effect.gen(function*() {
         const list = (yield* newList).uuid

@@ -30,12 +30,7 @@ export const subscriberConditions = (sql: SqlClient.SqlClient, criteria: Subscri
   if (criteria.email !== undefined) parts.push(sql`email = ${criteria.email}`)
   if (criteria.status !== undefined) parts.push(sql`status = ${criteria.status}`)
   if (criteria.search !== undefined) {
-    const pattern = containsPattern(criteria.search)
-    parts.push(sql.or([
-      sql`email LIKE ${pattern} ESCAPE '\\'`,
-      sql`lower(first_name) LIKE ${pattern} ESCAPE '\\'`,
-      sql`lower(last_name) LIKE ${pattern} ESCAPE '\\'`
-    ]))
+    parts.push(sql`search_key LIKE ${containsPattern(criteria.search)} ESCAPE '\\'`)
   }
   if (criteria.tags !== undefined) {
     const { all, ids } = criteria.tags

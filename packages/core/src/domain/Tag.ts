@@ -22,3 +22,9 @@ export class Tag extends Schema.Class<Tag>("Tag")({
 
 /** The canonical form of a tag name for lookups: trimmed and lower-cased. */
 export const tagKey = (name: string): string => name.trim().toLowerCase()
+
+/** Orders tag names as the stores do: by their key, then by the name itself (code unit order). */
+export const compareTagNames = (a: string, b: string): number => {
+  const [ka, kb] = [tagKey(a), tagKey(b)]
+  return ka < kb ? -1 : ka > kb ? 1 : a < b ? -1 : a > b ? 1 : 0
+}

@@ -11,13 +11,14 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     uuid TEXT NOT NULL UNIQUE,
     email_list_id INTEGER NOT NULL,
     name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
     type TEXT NOT NULL,
     visible_in_preferences ${bool} NOT NULL,
     subscriber_count INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
   )`,
-  `CREATE UNIQUE INDEX tags_list_name ON tags (email_list_id, lower(name))`,
+  `CREATE UNIQUE INDEX tags_list_name ON tags (email_list_id, name_key)`,
   `CREATE TABLE segments (
     id ${pk},
     uuid TEXT NOT NULL UNIQUE,
@@ -44,6 +45,7 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     first_name TEXT,
     last_name TEXT,
     extra_attributes TEXT NOT NULL,
+    search_key TEXT NOT NULL,
     status TEXT NOT NULL,
     subscribed_at TEXT,
     unsubscribed_at TEXT,

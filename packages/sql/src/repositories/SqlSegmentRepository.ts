@@ -35,7 +35,7 @@ export const SqlSegmentRepository = Layer.effect(
         const tags = yield* decodeTags(
           yield* sql`SELECT st.segment_id, st.tag_id, st.positive, t.name FROM segment_tags st
                      JOIN tags t ON t.id = st.tag_id
-                     WHERE st.segment_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY lower(t.name), t.id`
+                     WHERE st.segment_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY t.name_key, t.name`
         )
         const of = (id: number, positive: boolean): Array<SegmentTag> =>
           tags.filter((tag) => tag.segmentId === id && tag.positive === positive).map((tag) => ({

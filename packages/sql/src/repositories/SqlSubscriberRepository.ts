@@ -62,7 +62,7 @@ export const SqlSubscriberRepository = Layer.effect(
         if (rows.length === 0) return []
         const names = yield* Schema.decodeUnknown(Schema.Array(TagName))(
           yield* sql`SELECT st.subscriber_id, t.name FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id
-                     WHERE st.subscriber_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY lower(t.name), t.name`
+                     WHERE st.subscriber_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY t.name_key, t.name`
         )
         return rows.map((row) =>
           new Subscriber({ ...row, tags: names.filter((n) => n.subscriberId === row.id).map((n) => n.name) }, true)
@@ -93,6 +93,7 @@ export const SqlSubscriberRepository = Layer.effect(
         firstName: changes.firstName,
         lastName: changes.lastName,
         extraAttributes,
+        searchKey: [changes.email, changes.firstName, changes.lastName].filter((part) => part !== null).join("\n").toLowerCase(),
         status: subscriberStatus(changes),
         subscribedAt: changes.subscribedAt?.toISOString() ?? null,
         unsubscribedAt: changes.unsubscribedAt?.toISOString() ?? null,
@@ -118,7 +119,10 @@ export const SqlSubscriberRepository = Layer.effect(
           const row = yield* columns(changes)
           const from = subscriberStatus(previous)
           const updated = yield* sql`UPDATE subscribers SET ${sql.update(row)}
-                                     WHERE id = ${previous.id} AND status = ${from} RETURNING *`
+            WHERE id = ${previous.id} AND status = ${from} AND NOT EXISTS (
+              SELECT 1 FROM subscribers other
+              WHERE other.email_list_id = ${previous.emailListId} AND other.email = ${row.email} AND other.id <> ${previous.id}
+            ) RETURNING *`
           if (updated.length === 0) return Option.none()
           yield* shift(previous.emailListId, from, row.status)
           return yield* one(updated)

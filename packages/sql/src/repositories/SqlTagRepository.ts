@@ -6,13 +6,16 @@ import { containsPattern, selectPage } from "../selectPage.js"
 
 const TagRow = Schema.Struct({ ...Tag.fields, visibleInPreferences: SqlBoolean })
 
+/** The stored row: the tag plus `name_key`, its name lower-cased in JavaScript (SQLite's lower() is ASCII-only). */
+const keyed = <A extends { readonly name: string }>(row: A) => ({ ...row, nameKey: tagKey(row.name) })
+
 const FromRow = Schema.transform(TagRow, Schema.typeSchema(Tag), {
   strict: false,
   decode: (row) => new Tag(row, true),
   encode: (tag) => tag
 })
 
-/** TagRepository over SqlClient. A unique (list, lower(name)) index makes concurrent creates return one tag. */
+/** TagRepository over SqlClient. A unique (list, name_key) index makes concurrent creates return one tag. */
 export const SqlTagRepository = Layer.effect(
   TagRepository,
   Effect.gen(function*() {
@@ -20,20 +23,20 @@ export const SqlTagRepository = Layer.effect(
     const insert = SqlSchema.findOne({
       Request: TagRow.omit("id", "subscriberCount"),
       Result: FromRow,
-      execute: (row) => sql`INSERT INTO tags ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`
+      execute: (row) => sql`INSERT INTO tags ${sql.insert(keyed(row))} ON CONFLICT DO NOTHING RETURNING *`
     })
     const byNames = SqlSchema.findAll({
       Request: Schema.Struct({ emailListId: EmailListId, keys: Schema.Array(Schema.String) }),
       Result: FromRow,
       execute: ({ emailListId, keys }) =>
-        sql`SELECT * FROM tags WHERE email_list_id = ${emailListId} AND lower(name) IN ${sql.in(keys)}`
+        sql`SELECT * FROM tags WHERE email_list_id = ${emailListId} AND name_key IN ${sql.in(keys)}`
     })
     const byRefs = SqlSchema.findAll({
       Request: Schema.Struct({ emailListId: EmailListId, refs: Schema.Array(Schema.String) }),
       Result: FromRow,
       execute: ({ emailListId, refs }) =>
         sql`SELECT * FROM tags WHERE email_list_id = ${emailListId}
-            AND (lower(name) IN ${sql.in(refs)} OR uuid IN ${sql.in(refs)}) ORDER BY lower(name), id`
+            AND (name_key IN ${sql.in(refs)} OR uuid IN ${sql.in(refs)}) ORDER BY name_key, name, id`
     })
     const findById = SqlSchema.findOne({
       Request: TagId,
@@ -51,7 +54,7 @@ export const SqlTagRepository = Layer.effect(
         row: Schema.Struct({ name: Schema.String, visibleInPreferences: SqlBoolean, updatedAt: Tag.fields.updatedAt })
       }),
       Result: FromRow,
-      execute: ({ id, row }) => sql`UPDATE tags SET ${sql.update(row)} WHERE id = ${id} RETURNING *`
+      execute: ({ id, row }) => sql`UPDATE tags SET ${sql.update(keyed(row))} WHERE id = ${id} RETURNING *`
     })
 
     return TagRepository.of({
@@ -74,6 +77,7 @@ export const SqlTagRepository = Layer.effect(
             uuid: newUuid(),
             emailListId,
             name: name.trim(),
+            nameKey: tagKey(name),
             type,
             visibleInPreferences: 0,
             subscriberCount: 0,
@@ -100,13 +104,13 @@ export const SqlTagRepository = Layer.effect(
           table: "tags",
           scope: sql`email_list_id = ${emailListId}`,
           sorts: {
-            name: "lower(name)",
+            name: "name_key",
             updated_at: "updated_at",
             subscriber_count: "subscriber_count",
             visible_in_preferences: "visible_in_preferences"
           },
           filters: {
-            search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'`,
+            search: (value) => sql`name_key LIKE ${containsPattern(value)} ESCAPE '\\'`,
             type: (value) => (value === "default" || value === "mailcoach" ? sql`type = ${value}` : sql`1 = 1`)
           }
         }, query, FromRow)

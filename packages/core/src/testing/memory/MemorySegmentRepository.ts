@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { SegmentId, TagId } from "../../domain/Ids.js"
 import { Segment } from "../../domain/Segment.js"
+import { compareTagNames } from "../../domain/Tag.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
 import type { MemoryState } from "./MemoryState.js"
@@ -14,7 +15,7 @@ export const makeMemorySegmentRepository = (state: MemoryState) => {
     ids.flatMap((id) => {
       const tag = state.tables.tags.get(id)
       return tag === undefined ? [] : [{ id, name: tag.name }]
-    })
+    }).sort((a, b) => compareTagNames(a.name, b.name))
   const toSegment = ({ negativeTagIds, positiveTagIds, ...row }: Row) =>
     new Segment({
       ...row,

@@ -5,6 +5,7 @@ import { matchesSegmentRule } from "../../domain/SegmentRule.js"
 import { Subscriber } from "../../domain/Subscriber.js"
 import type { SubscriberCriteria } from "../../domain/SubscriberCriteria.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
+import { compareTagNames } from "../../domain/Tag.js"
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
 import type { MemoryState } from "./MemoryState.js"
@@ -22,7 +23,7 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
       tags: [...tagIdsOf(row.id)].flatMap((id) => {
         const tag = state.tables.tags.get(id)
         return tag === undefined ? [] : [tag.name]
-      }).sort((a, b) => a.localeCompare(b))
+      }).sort(compareTagNames)
     })
   const adjustActive = (emailListId: number, delta: number) => {
     const list = state.tables.emailLists.get(emailListId)

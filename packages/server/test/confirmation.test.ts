@@ -1,0 +1,169 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { expectStatus, TIMESTAMP, unique } from "./expectations.js"
+import { APP_URL, stores, TestServer, TestServerLive } from "./TestServer.js"
+
+const UNKNOWN = "6b2c1d2e-0000-4000-8000-000000000000"
+
+interface Page {
+  readonly status: number
+  readonly contentType: string
+  readonly location: string | null
+  readonly text: string
+}
+
+describe.each(stores)("confirmation link on %s", (store) => {
+  layer(TestServerLive(store), { excludeTestServices: true })((it) => {
+    const createList = (extra: Record<string, unknown> = {}) =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const r = yield* call("POST", "/api/email-lists", {
+          body: { name: unique("Confirm & <Co> "), default_from_email: "news@example.com", requires_confirmation: true, ...extra }
+        })
+        expectStatus(r, 201)
+        return r.body.data as { uuid: string; name: string }
+      })
+    /** Subscribes a new address and returns it with the link of the confirmation mail it was sent. */
+    const subscribeAndGetLink = (list: string) =>
+      Effect.gen(function*() {
+        const { call, mails, runJobs } = yield* TestServer
+        const email = unique("link") + "@example.com"
+        const r = yield* call("POST", `/api/email-lists/${list}/subscribers`, { body: { email } })
+        expectStatus(r, 201)
+        yield* runJobs
+        const sent = (yield* mails).filter((m) => m.to.email === email)
+        expect(sent.length).toBe(1)
+        const link = sent[0]!.html.match(/http:\/\/mailroom\.test\/confirm\/[0-9a-f-]+/)?.[0]
+        expect(link).toBe(`${APP_URL}/confirm/${r.body.data.uuid}`)
+        return { uuid: r.body.data.uuid as string, email, link: link! }
+      })
+    /** Opens a link of a mail on the test server, as a browser without cookies or token would. */
+    const open = (link: string) =>
+      Effect.gen(function*() {
+        const { url } = yield* TestServer
+        return yield* Effect.promise(async (): Promise<Page> => {
+          const response = await fetch(link.replace(APP_URL, url), { redirect: "manual", headers: { accept: "text/html" } })
+          return {
+            status: response.status,
+            contentType: response.headers.get("content-type") ?? "",
+            location: response.headers.get("location"),
+            text: await response.text()
+          }
+        })
+      })
+    const subscriber = (uuid: string) =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const r = yield* call("GET", `/api/subscribers/${uuid}`)
+        expectStatus(r, 200)
+        return r.body.data
+      })
+    const activeCount = (list: string) =>
+      Effect.flatMap(TestServer, ({ call }) => call("GET", `/api/email-lists/${list}`)).pipe(
+        Effect.map((r) => r.body.data.active_subscribers_count as number)
+      )
+    const escaped = (name: string) => name.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+    it.effect("opening the link confirms the subscription and shows a page naming the list", () =>
+      Effect.gen(function*() {
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        expect((yield* subscriber(uuid)).subscribed_at).toBeNull()
+        const page = yield* open(link)
+        expect(page.status, page.text).toBe(200)
+        expect(page.contentType).toContain("text/html")
+        expect(page.text).toContain("Subscription confirmed")
+        expect(page.text).toContain(escaped(list.name))
+        const after = yield* subscriber(uuid)
+        expect(after.subscribed_at).toMatch(TIMESTAMP)
+        expect(after.unsubscribed_at).toBeNull()
+        expect(yield* activeCount(list.uuid)).toBe(1)
+      }))
+
+    it.effect("opening the link again shows \"Already confirmed\" and changes nothing", () =>
+      Effect.gen(function*() {
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        expect((yield* open(link)).status).toBe(200)
+        const confirmed = yield* subscriber(uuid)
+        yield* Effect.sleep("10 millis")
+        const again = yield* open(link)
+        expect(again.status, again.text).toBe(200)
+        expect(again.contentType).toContain("text/html")
+        expect(again.text).toContain("Already confirmed")
+        expect(again.text).toContain(escaped(list.name))
+        expect(yield* subscriber(uuid)).toEqual(confirmed)
+        expect(yield* activeCount(list.uuid)).toBe(1)
+      }))
+
+    it.effect("a subscriber confirmed through the API sees \"Already confirmed\" on the link", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        expectStatus(yield* call("POST", `/api/subscribers/${uuid}/confirm`), 204)
+        const page = yield* open(link)
+        expect(page.status).toBe(200)
+        expect(page.text).toContain("Already confirmed")
+      }))
+
+    it.effect("the link needs no token: it works without Authorization while the API refuses", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        expect((yield* call("GET", `/api/subscribers/${uuid}`, { token: null })).status).toBe(401)
+        expect((yield* open(link)).status).toBe(200)
+        expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
+      }))
+
+    it.effect("with redirect_after_subscribed the link redirects there (302) and still confirms", () =>
+      Effect.gen(function*() {
+        const list = yield* createList({ redirect_after_subscribed: "https://example.com/welcome" })
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        const page = yield* open(link)
+        expect(page.status, page.text).toBe(302)
+        expect(page.location).toBe("https://example.com/welcome")
+        expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
+      }))
+
+    it.effect("redirect_after_subscribed set later with PUT is honoured", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        const put = yield* call("PUT", `/api/email-lists/${list.uuid}`, {
+          body: {
+            name: list.name,
+            default_from_email: "news@example.com",
+            requires_confirmation: true,
+            redirect_after_subscribed: "https://example.org/thanks?x=1"
+          }
+        })
+        expectStatus(put, 200)
+        expect(put.body.data.redirect_after_subscribed).toBe("https://example.org/thanks?x=1")
+        const page = yield* open(link)
+        expect(page.status, page.text).toBe(302)
+        expect(page.location).toBe("https://example.org/thanks?x=1")
+        expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
+      }))
+
+    it.effect("an unknown subscriber answers a 404 html page", () =>
+      Effect.gen(function*() {
+        for (const id of [UNKNOWN, "not-a-uuid"]) {
+          const page = yield* open(`${APP_URL}/confirm/${id}`)
+          expect(page.status, page.text).toBe(404)
+          expect(page.contentType).toContain("text/html")
+        }
+      }))
+
+    it.effect("a deleted subscriber's link answers 404", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        expectStatus(yield* call("DELETE", `/api/subscribers/${uuid}`), 204)
+        expect((yield* open(link)).status).toBe(404)
+      }))
+  })
+})

@@ -12,7 +12,8 @@ const expected = /^Expected (\w+)/
 
 /**
  * Field errors from a request decode failure, keyed by the issue path joined with dots. Schema reports each member
- * of a union ("Expected string…", "Expected null…"); those collapse into one readable message per field.
+ * of a union ("Expected string…", "Expected null…"); those collapse into one readable message per field, and a
+ * field whose items have their own errors (`tags.1`) gets no generic message of its own.
  */
 const fieldErrors = (error: HttpApiError.HttpApiDecodeError): Record<string, Array<string>> => {
   const errors: Record<string, Array<string>> = {}
@@ -21,11 +22,20 @@ const fieldErrors = (error: HttpApiError.HttpApiDecodeError): Record<string, Arr
     const messages = (errors[key] ??= [])
     if (!messages.includes(issue.message)) messages.push(issue.message)
   }
+  const keys = Object.keys(errors)
   for (const [key, messages] of Object.entries(errors)) {
     const written = messages.filter((message) => !expected.test(message))
+    if (written.length > 0) {
+      errors[key] = written
+      continue
+    }
+    if (keys.some((other) => other.startsWith(`${key}.`))) {
+      delete errors[key]
+      continue
+    }
     const type = expected.exec(messages[0] ?? "")?.[1]
-    errors[key] = written.length > 0
-      ? written
+    errors[key] = key === "body"
+      ? ["The request body must be a JSON object."]
       : [`The ${key.replace(/_/g, " ")} field must be ${type === undefined ? "valid" : `a ${type}`}.`]
   }
   return errors

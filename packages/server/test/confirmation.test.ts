@@ -148,6 +148,34 @@ describe.each(stores)("confirmation link on %s", (store) => {
         expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
       }))
 
+    it.effect("when opened again the link redirects to redirect_after_already_subscribed if set", () =>
+      Effect.gen(function*() {
+        const list = yield* createList({
+          redirect_after_subscribed: "https://example.com/welcome",
+          redirect_after_already_subscribed: "https://example.com/already"
+        })
+        const { link } = yield* subscribeAndGetLink(list.uuid)
+        expect((yield* open(link)).location).toBe("https://example.com/welcome")
+        const again = yield* open(link)
+        expect(again.status, again.text).toBe(302)
+        expect(again.location).toBe("https://example.com/already")
+      }))
+
+    it.effect("a link opened after unsubscribing does not subscribe the address again", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        expect((yield* open(link)).status).toBe(200)
+        expectStatus(yield* call("POST", `/api/subscribers/${uuid}/unsubscribe`), 204)
+        const page = yield* open(link)
+        expect(page.status, page.text).toBe(200)
+        expect(page.contentType).toContain("text/html")
+        expect(page.text).not.toContain("Subscription confirmed")
+        expect((yield* subscriber(uuid)).unsubscribed_at).toMatch(TIMESTAMP)
+        expect(yield* activeCount(list.uuid)).toBe(0)
+      }))
+
     it.effect("an unknown subscriber answers a 404 html page", () =>
       Effect.gen(function*() {
         for (const id of [UNKNOWN, "not-a-uuid"]) {

@@ -98,7 +98,7 @@ describe.each(stores)("segments on %s", (store) => {
         expect(Object.keys(r.body.errors).sort()).toEqual(["negative_tags.0", "positive_tags.1"])
       }))
 
-    // Fails on SQLite: tag names are matched with lower(), which folds ASCII only.
+    // Regression: on SQLite tag names were matched with lower(), which folds ASCII only.
     it.effect("tag names with non-ASCII letters match case-insensitively", () =>
       Effect.gen(function*() {
         const list = yield* newList(["Été"])

@@ -253,6 +253,23 @@ describe.each(stores)("POST subscribers on %s", (store) => {
         expect(yield* mailsTo(address)).toEqual([])
       }))
 
+    it.effect("on a confirmation list an unconfirmed address posted again stays unconfirmed and is mailed again", () =>
+      Effect.gen(function*() {
+        const list = yield* createList({ requires_confirmation: true })
+        const address = unique("pending") + "@example.com"
+        const s = (yield* subscribe(list.uuid, { email: address })).body.data
+        expect((yield* mailsTo(address)).length).toBe(1)
+        const r = yield* subscribe(list.uuid, { email: address.toUpperCase(), first_name: "Pat" })
+        expectStatus(r, 200)
+        expect(r.body.data).toMatchObject({ uuid: s.uuid, subscribed_at: null, unsubscribed_at: null, first_name: "Pat" })
+        const sent = yield* mailsTo(address)
+        expect(sent.length).toBe(2)
+        expect(sent[1]!.html).toContain(`${APP_URL}/confirm/${s.uuid}`)
+        // strict does not refuse an address that is not subscribed yet
+        expectStatus(yield* subscribe(list.uuid, { email: address, strict: true }), 200)
+        expect(yield* activeCount(list.uuid)).toBe(0)
+      }))
+
     it.effect("strict (body or query) refuses an address that is already subscribed", () =>
       Effect.gen(function*() {
         const list = yield* createList()

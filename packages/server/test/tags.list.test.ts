@@ -92,7 +92,7 @@ describe.each(stores)("tag collection on %s", (store) => {
         expect(yield* names(list, { "filter[search]": "" })).toEqual(["digest-daily", "Other", "Weekly Digest"])
       }))
 
-    // Fails on SQLite: lower(name) LIKE folds ASCII only, so "ÉTÉ" does not find "Été".
+    // Regression: SQLite's lower(name) LIKE folded ASCII only, so "ÉTÉ" did not find "Été".
     it.effect("filter[search] ignores the case of non-ASCII letters", () =>
       Effect.gen(function*() {
         const list = (yield* newList).uuid

@@ -86,7 +86,7 @@ describe.each(stores)("tags on %s", (store) => {
         expect(all.body.data.map((t: { uuid: string }) => t.uuid)).toEqual([first.body.data.uuid])
       }))
 
-    // Fails on SQLite: its lower() folds ASCII only, so "ärger" is a second tag beside "Ärger".
+    // Regression: SQLite's lower() folded ASCII only (fixed in 80aa4db with a JS-computed name_key).
     it.effect("names differing only in the case of non-ASCII letters are the same tag", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

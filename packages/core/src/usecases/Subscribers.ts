@@ -112,9 +112,10 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
           updatedAt: at
         })
         if (Option.isNone(inserted)) return yield* new StoreConflict()
-        if (input.tags !== undefined) yield* tagging.sync(list, inserted.value, input.tags, "add")
+        const tagged = input.tags !== undefined && input.tags.length > 0
+        if (tagged) yield* tagging.sync(list, inserted.value, input.tags!, "add")
         if (confirm) yield* confirmations.request(inserted.value)
-        return { list, subscriber: yield* reload(inserted.value), created: true }
+        return { list, subscriber: tagged ? yield* reload(inserted.value) : inserted.value, created: true }
       })))
     })
 

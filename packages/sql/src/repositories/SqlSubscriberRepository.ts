@@ -112,7 +112,8 @@ export const SqlSubscriberRepository = Layer.effect(
           const inserted = yield* sql`INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`
           if (inserted.length === 0) return Option.none()
           yield* shift(subscriber.emailListId, null, row.status)
-          return yield* one(inserted)
+          const [created] = yield* decodeRows(inserted)
+          return Option.some(new Subscriber({ ...created!, tags: [] }, true))
         }).pipe(Effect.orDie),
       update: (previous, changes) =>
         Effect.gen(function*() {

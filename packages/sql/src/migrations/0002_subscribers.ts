@@ -24,12 +24,13 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     uuid TEXT NOT NULL UNIQUE,
     email_list_id INTEGER NOT NULL,
     name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
     all_positive_tags_required ${bool} NOT NULL,
     all_negative_tags_required ${bool} NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
   )`,
-  `CREATE INDEX segments_list_name ON segments (email_list_id, lower(name), id)`,
+  `CREATE INDEX segments_list_name ON segments (email_list_id, name_key, id)`,
   `CREATE TABLE segment_tags (
     segment_id INTEGER NOT NULL,
     tag_id INTEGER NOT NULL,

@@ -2,11 +2,13 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import foundation from "./0001_foundation.js"
 import subscribers from "./0002_subscribers.js"
+import nameKeys from "./0003_name_keys.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
-  "0002_subscribers": subscribers
+  "0002_subscribers": subscribers,
+  "0003_name_keys": nameKeys
 })
 
 /** Applies pending migrations; returns the ones it ran. */

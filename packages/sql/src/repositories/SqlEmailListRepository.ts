@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { EmailList, EmailListId, EmailListRepository, EmailListUuid } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
 import { deleteById } from "../deleteById.js"
+import { withNameKey } from "../nameKey.js"
 import { SqlBoolean } from "../columns.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
@@ -32,12 +33,12 @@ export const SqlEmailListRepository = Layer.effect(
     const insert = SqlSchema.single({
       Request: EmailListRow.omit("id"),
       Result: FromRow,
-      execute: (row) => sql`INSERT INTO email_lists ${sql.insert(row)} RETURNING *`
+      execute: (row) => sql`INSERT INTO email_lists ${sql.insert(withNameKey(row))} RETURNING *`
     })
     const update = SqlSchema.findOne({
       Request: Schema.Struct({ id: EmailListId, row: Settings }),
       Result: FromRow,
-      execute: ({ id, row }) => sql`UPDATE email_lists SET ${sql.update(row)} WHERE id = ${id} RETURNING *`
+      execute: ({ id, row }) => sql`UPDATE email_lists SET ${sql.update(withNameKey(row))} WHERE id = ${id} RETURNING *`
     })
     const findById = SqlSchema.findOne({
       Request: EmailListId,
@@ -67,12 +68,12 @@ export const SqlEmailListRepository = Layer.effect(
         selectPage(sql, {
           table: "email_lists",
           sorts: {
-            name: "lower(name)",
+            name: "name_key",
             created_at: "created_at",
             active_subscribers_count: "active_subscribers_count"
           },
           filters: {
-            search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'`,
+            search: (value) => sql`name_key LIKE ${containsPattern(value)} ESCAPE '\\'`,
             name: (value) => sql`name = ${value}`
           }
         }, query, FromRow)

@@ -10,6 +10,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
+import { nameKey } from "../nameKey.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const SegmentRow = Schema.Struct({
@@ -60,6 +61,7 @@ export const SqlSegmentRepository = Layer.effect(
 
     const columns = (fields: SegmentFields) => ({
       name: fields.name,
+      nameKey: nameKey(fields.name),
       allPositiveTagsRequired: fields.allPositiveTagsRequired ? 1 : 0,
       allNegativeTagsRequired: fields.allNegativeTagsRequired ? 1 : 0,
       updatedAt: fields.updatedAt.toISOString()
@@ -98,8 +100,8 @@ export const SqlSegmentRepository = Layer.effect(
         selectPage(sql, {
           table: "segments",
           scope: sql`email_list_id = ${emailListId}`,
-          sorts: { name: "lower(name)", created_at: "created_at" },
-          filters: { search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'` }
+          sorts: { name: "name_key", created_at: "created_at" },
+          filters: { search: (value) => sql`name_key LIKE ${containsPattern(value)} ESCAPE '\\'` }
         }, query, SegmentRow).pipe(
           Effect.flatMap((page) => Effect.map(withTags(page.items), (items) => ({ items, total: page.total }))),
           Effect.orDie

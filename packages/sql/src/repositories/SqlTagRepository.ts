@@ -2,12 +2,10 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { EmailListId, newUuid, Tag, TagId, TagRepository, TagUuid, tagKey } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
+import { withNameKey } from "../nameKey.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const TagRow = Schema.Struct({ ...Tag.fields, visibleInPreferences: SqlBoolean })
-
-/** The stored row: the tag plus `name_key`, its name lower-cased in JavaScript (SQLite's lower() is ASCII-only). */
-const keyed = <A extends { readonly name: string }>(row: A) => ({ ...row, nameKey: tagKey(row.name) })
 
 const FromRow = Schema.transform(TagRow, Schema.typeSchema(Tag), {
   strict: false,
@@ -23,7 +21,7 @@ export const SqlTagRepository = Layer.effect(
     const insert = SqlSchema.findOne({
       Request: TagRow.omit("id", "subscriberCount"),
       Result: FromRow,
-      execute: (row) => sql`INSERT INTO tags ${sql.insert(keyed(row))} ON CONFLICT DO NOTHING RETURNING *`
+      execute: (row) => sql`INSERT INTO tags ${sql.insert(withNameKey(row))} ON CONFLICT DO NOTHING RETURNING *`
     })
     const byNames = SqlSchema.findAll({
       Request: Schema.Struct({ emailListId: EmailListId, keys: Schema.Array(Schema.String) }),
@@ -54,7 +52,7 @@ export const SqlTagRepository = Layer.effect(
         row: Schema.Struct({ name: Schema.String, visibleInPreferences: SqlBoolean, updatedAt: Tag.fields.updatedAt })
       }),
       Result: FromRow,
-      execute: ({ id, row }) => sql`UPDATE tags SET ${sql.update(keyed(row))} WHERE id = ${id} RETURNING *`
+      execute: ({ id, row }) => sql`UPDATE tags SET ${sql.update(withNameKey(row))} WHERE id = ${id} RETURNING *`
     })
 
     return TagRepository.of({

@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Template, TemplateId, TemplateRepository, TemplateUuid } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
 import { deleteById } from "../deleteById.js"
+import { withNameKey } from "../nameKey.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const TemplateRow = Schema.Struct({ ...Template.fields })
@@ -14,12 +15,12 @@ export const SqlTemplateRepository = Layer.effect(
     const insert = SqlSchema.single({
       Request: TemplateRow.omit("id"),
       Result: Template,
-      execute: (row) => sql`INSERT INTO templates ${sql.insert(row)} RETURNING *`
+      execute: (row) => sql`INSERT INTO templates ${sql.insert(withNameKey(row))} RETURNING *`
     })
     const update = SqlSchema.findOne({
       Request: Schema.Struct({ id: TemplateId, row: TemplateRow.pick("name", "html", "structuredHtml", "updatedAt") }),
       Result: Template,
-      execute: ({ id, row }) => sql`UPDATE templates SET ${sql.update(row)} WHERE id = ${id} RETURNING *`
+      execute: ({ id, row }) => sql`UPDATE templates SET ${sql.update(withNameKey(row))} WHERE id = ${id} RETURNING *`
     })
     const findById = SqlSchema.findOne({
       Request: TemplateId,
@@ -40,8 +41,8 @@ export const SqlTemplateRepository = Layer.effect(
       list: (query) =>
         selectPage(sql, {
           table: "templates",
-          sorts: { name: "lower(name)", updated_at: "updated_at" },
-          filters: { search: (value) => sql`lower(name) LIKE ${containsPattern(value)} ESCAPE '\\'` }
+          sorts: { name: "name_key", updated_at: "updated_at" },
+          filters: { search: (value) => sql`name_key LIKE ${containsPattern(value)} ESCAPE '\\'` }
         }, query, Template)
     })
   })

@@ -16,6 +16,16 @@ export const emailListContract = (makeStorage: MakeStorage) =>
     const list = (options: Parameters<typeof makeCollectionQuery<"name" | "created_at" | "active_subscribers_count", "search" | "name", never>>[1]) =>
       Effect.flatMap(makeCollectionQuery(EmailListCollection, options), (q) => Effect.flatMap(EmailListRepository, (r) => r.list(q)))
 
+    it.effect("searches names ignoring case beyond ASCII, also after a rename", () =>
+      run(Effect.gen(function*() {
+        const repo = yield* EmailListRepository
+        for (const name of ["Zebra", "Ärger", "été"]) yield* repo.insert(anEmailList({ name }))
+        const renamed = yield* repo.insert(anEmailList({ name: "Alpha" }))
+        yield* repo.update(renamed.id, { ...anEmailList(), name: "Éclair", updatedAt: at(1) })
+        expect(names(yield* list({ filters: { search: "ÄRG" } }))).toEqual(["Ärger"])
+        expect(names(yield* list({ filters: { search: "ÉCL" } }))).toEqual(["Éclair"])
+      })))
+
     it.effect("round-trips every setting, booleans and nulls included", () =>
       run(Effect.gen(function*() {
         const repo = yield* EmailListRepository

@@ -1,8 +1,10 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ValidationFailedError } from "./ApiErrors.js"
+import { CampaignsGroup } from "./groups/CampaignsGroup.js"
 import { ConfirmationGroup } from "./groups/ConfirmationGroup.js"
 import { EmailListsGroup } from "./groups/EmailListsGroup.js"
 import { SegmentsGroup } from "./groups/SegmentsGroup.js"
+import { SendsGroup } from "./groups/SendsGroup.js"
 import { SubscriberGroup } from "./groups/SubscriberGroup.js"
 import { SubscribersGroup } from "./groups/SubscribersGroup.js"
 import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
@@ -18,6 +20,8 @@ export class Api extends HttpApi.make("mailroom")
   .add(SegmentsGroup)
   .add(SubscribersGroup)
   .add(SubscriberGroup)
+  .add(CampaignsGroup)
+  .add(SendsGroup)
   .add(ConfirmationGroup)
   .addError(ValidationFailedError)
   .annotate(OpenApi.Title, "Mailroom API")

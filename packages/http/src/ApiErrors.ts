@@ -1,5 +1,15 @@
 import { HttpApiSchema } from "@effect/platform"
-import { FieldErrors, Forbidden, InvalidQuery, InvalidState, NotFound, Unauthenticated, ValidationError } from "@mailroom/core"
+import {
+  CampaignConflict,
+  CampaignNotSendable,
+  FieldErrors,
+  Forbidden,
+  InvalidQuery,
+  InvalidState,
+  NotFound,
+  Unauthenticated,
+  ValidationError
+} from "@mailroom/core"
 import { Schema } from "effect"
 
 const MessageBody = Schema.Struct({ message: Schema.String })
@@ -41,3 +51,9 @@ export const ValidationFailedError = Schema.transform(
 
 /** 422 `{message}` for an action the resource's state does not allow (e.g. confirming a subscribed address). */
 export const InvalidStateError = messageError("InvalidStateError", InvalidState, 422)
+
+/** 400 `{message}` when a campaign cannot be sent (already sent, no list, sender, subject or content). */
+export const CampaignNotSendableError = messageError("CampaignNotSendableError", CampaignNotSendable, 400)
+
+/** 409 `{message}` when a campaign cannot be paused or resumed from its status (or its segment is gone). */
+export const CampaignConflictError = messageError("CampaignConflictError", CampaignConflict, 409)

@@ -13,9 +13,11 @@ import { Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ErrorResponses } from "./ErrorResponses.js"
+import { CampaignsLive } from "./handlers/CampaignsLive.js"
 import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
 import { EmailListsLive } from "./handlers/EmailListsLive.js"
 import { SegmentsLive } from "./handlers/SegmentsLive.js"
+import { SendsLive } from "./handlers/SendsLive.js"
 import { SubscriberLive } from "./handlers/SubscriberLive.js"
 import { SubscribersLive } from "./handlers/SubscribersLive.js"
 import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
@@ -32,7 +34,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SegmentsLive,
     SubscribersLive,
     SubscriberLive,
-    ConfirmationLive
+    ConfirmationLive,
+    CampaignsLive,
+    SendsLive
   ]),
   Layer.provide(AuthorizationLive)
 )

@@ -1,16 +1,24 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AppUrl, JobWorker, Mailroom } from "@mailroom/core"
+import { AppUrl, CampaignDelivery, JobWorker, Mailroom } from "@mailroom/core"
 import { HttpLive } from "@mailroom/http"
 import { Effect, Layer } from "effect"
 import { mailerFromConfig } from "./mailerFromConfig.js"
+import { MarkedRenderer } from "./markdown.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { SeedToken } from "./SeedToken.js"
 import { storageFromUrl } from "./storageFromUrl.js"
 
-/** Runs the job worker in the background for as long as the layer lives. */
-export const WorkerLive: Layer.Layer<never, never, JobWorker> = Layer.scopedDiscard(
-  Effect.flatMap(JobWorker, (worker) => Effect.forkScoped(worker.run))
+/** Both background loops: durable jobs (confirmation and test mails) and campaign delivery. */
+export const runWorkers: Effect.Effect<never, never, JobWorker | CampaignDelivery> = Effect.gen(function*() {
+  const jobs = yield* JobWorker
+  const delivery = yield* CampaignDelivery
+  return yield* Effect.raceAll([jobs.run, delivery.run])
+})
+
+/** Runs the background workers for as long as the layer lives. */
+export const WorkerLive: Layer.Layer<never, never, JobWorker | CampaignDelivery> = Layer.scopedDiscard(
+  Effect.forkScoped(runWorkers)
 )
 
 /** Use cases over the configured store and mailer, with links on APP_URL. */
@@ -18,7 +26,8 @@ export const MailroomFromConfig = (config: ServerConfig) =>
   Mailroom.pipe(
     Layer.provide(mailerFromConfig(config)),
     Layer.provideMerge(storageFromUrl(config.databaseUrl)),
-    Layer.provide(Layer.succeed(AppUrl, config.appUrl))
+    Layer.provide(Layer.succeed(AppUrl, config.appUrl)),
+    Layer.provide(MarkedRenderer)
   )
 
 /**

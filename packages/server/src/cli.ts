@@ -1,6 +1,6 @@
-import { Ability, JobWorker, type Mailroom, Tokens } from "@mailroom/core"
+import { Ability, type Mailroom, Tokens } from "@mailroom/core"
 import { Console, Effect, Layer, Schema } from "effect"
-import { MailroomFromConfig, MailroomServer } from "./MailroomServer.js"
+import { MailroomFromConfig, MailroomServer, runWorkers } from "./MailroomServer.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { isSupportedDatabaseUrl } from "./storageFromUrl.js"
 
@@ -9,7 +9,7 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", { messa
 
 const usage = `Usage: mailroom <command>
   serve                                     run the HTTP server with a job worker (default)
-  worker                                    run only a job worker (several may share one Postgres)
+  worker                                    run only the background workers (several may share one Postgres)
   migrate                                   apply database migrations and exit
   token:create --name NAME [--ability A]…   issue an API token (abilities: all, read, write, send; default all)
   token:list                                list tokens (never their secrets)
@@ -65,7 +65,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Console.log("Job worker running."), Effect.flatMap(JobWorker, (worker) => worker.run))
+          Effect.zipRight(Console.log("Worker running (jobs and campaign delivery)."), runWorkers)
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Ability, AppUrl, JobWorker, type Mailer, type MailMessage, Mailroom, type Storage, Tokens } from "@mailroom/core"
+import { type Ability, AppUrl, CampaignDelivery, JobWorker, type Mailer, type MailMessage, Mailroom, type Storage, Tokens } from "@mailroom/core"
 import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
 import { HttpLive } from "@mailroom/http"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
@@ -41,8 +41,10 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly url: string
   readonly call: (method: string, path: string, options?: CallOptions) => Effect.Effect<Reply>
   readonly tokenWith: (abilities: ReadonlyArray<Ability>) => Effect.Effect<string>
-  /** Runs every due background job now (confirmation mails); the number run. */
+  /** Runs every due background job now (confirmation and test mails); the number run. */
   readonly runJobs: Effect.Effect<number>
+  /** Runs campaign delivery until no campaign has work left (scheduled ones due, audiences, pending sends). */
+  readonly deliver: Effect.Effect<number>
   /** Mails accepted by the in-memory mailer (empty when the server uses another mailer). */
   readonly mails: Effect.Effect<ReadonlyArray<MailMessage>>
 }>() {}
@@ -73,6 +75,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const server = yield* HttpServer.HttpServer
       const tokens = yield* Tokens
       const worker = yield* JobWorker
+      const delivery = yield* CampaignDelivery
       const mailbox = yield* Effect.serviceOption(MemoryMailbox)
       const address = server.address
       const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://localhost"
@@ -99,7 +102,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const tokenWith = (abilities: ReadonlyArray<Ability>) =>
         tokens.create(`test ${abilities.join(",")}`, abilities).pipe(Effect.map(({ secret }) => secret), Effect.orDie)
       const mails = mailbox._tag === "Some" ? mailbox.value.sent : Effect.succeed([])
-      return TestServer.of({ url, call, tokenWith, runJobs: Effect.orDie(worker.drain()), mails })
+      return TestServer.of({ url, call, tokenWith, runJobs: Effect.orDie(worker.drain()), deliver: Effect.orDie(delivery.drain()), mails })
     })
   ).pipe(
     Layer.provide(Layer.merge(app, node)),

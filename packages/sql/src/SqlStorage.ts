@@ -3,6 +3,10 @@ import type { Storage } from "@mailroom/core"
 import { Layer } from "effect"
 import { MigrationsLive } from "./migrations/migrate.js"
 import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
+import { SqlCampaignLinkRepository } from "./repositories/SqlCampaignLinkRepository.js"
+import { SqlCampaignRepository } from "./repositories/SqlCampaignRepository.js"
+import { SqlSendRepository } from "./repositories/SqlSendRepository.js"
+import { SqlSettingsRepository } from "./repositories/SqlSettingsRepository.js"
 import { SqlEmailListRepository } from "./repositories/SqlEmailListRepository.js"
 import { SqlJobQueue } from "./repositories/SqlJobQueue.js"
 import { SqlSegmentRepository } from "./repositories/SqlSegmentRepository.js"
@@ -22,5 +26,9 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlSegmentRepository,
   SqlSubscriberRepository,
   SqlJobQueue,
+  SqlCampaignRepository,
+  SqlSendRepository,
+  SqlCampaignLinkRepository,
+  SqlSettingsRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

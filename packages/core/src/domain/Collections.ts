@@ -83,3 +83,47 @@ export const subscriberCollectionFor = (status: string | undefined) =>
   status?.trim().toLowerCase() === "unsubscribed"
     ? { ...SubscriberCollection, defaultSort: "-unsubscribed_at" }
     : SubscriberCollection
+
+/** The sort keys of campaigns. */
+export type CampaignSort =
+  | "name"
+  | "email_list_id"
+  | "unique_open_count"
+  | "unique_click_count"
+  | "unsubscribe_rate"
+  | "sent_to_number_of_subscribers"
+  | "sent"
+
+/** Campaigns: unscheduled drafts first, then by schedule, send or update time, newest first. */
+export const CampaignCollection = collectionSpec({
+  sorts: [
+    "name",
+    "email_list_id",
+    "unique_open_count",
+    "unique_click_count",
+    "unsubscribe_rate",
+    "sent_to_number_of_subscribers",
+    "sent"
+  ],
+  defaultSort: "-sent",
+  filters: ["search", "status", "email_list_id", "emailList.uuid", "contentItem.template.uuid"],
+  includes: []
+})
+/** A query over campaigns. */
+export type CampaignQuery = CollectionQuery<
+  CampaignSort,
+  "search" | "status" | "email_list_id" | "emailList.uuid" | "contentItem.template.uuid"
+>
+
+/** Sends: most recently sent first; filter by subscriber, campaign, automation mail or transactional mail uuid. */
+export const SendCollection = collectionSpec({
+  sorts: ["sent_at"],
+  defaultSort: "-sent_at",
+  filters: ["subscriber_uuid", "campaign_uuid", "automation_mail_uuid", "transactional_mail_log_item_uuid"],
+  includes: []
+})
+/** A query over sends. */
+export type SendQuery = CollectionQuery<
+  "sent_at",
+  "subscriber_uuid" | "campaign_uuid" | "automation_mail_uuid" | "transactional_mail_log_item_uuid"
+>

@@ -75,6 +75,31 @@ export const JobId = Schema.Int.pipe(Schema.brand("JobId"))
 /** @since 0.1.0 */
 export type JobId = typeof JobId.Type
 
+/** Integer primary key of a campaign. */
+export const CampaignId = Schema.Int.pipe(Schema.brand("CampaignId"))
+/** @since 0.1.0 */
+export type CampaignId = typeof CampaignId.Type
+
+/** Public UUID of a campaign. */
+export const CampaignUuid = Schema.UUID.pipe(Schema.brand("CampaignUuid"))
+/** @since 0.1.0 */
+export type CampaignUuid = typeof CampaignUuid.Type
+
+/** Integer primary key of a send (one mail of a campaign to one subscriber). */
+export const SendId = Schema.Int.pipe(Schema.brand("SendId"))
+/** @since 0.1.0 */
+export type SendId = typeof SendId.Type
+
+/** Public UUID of a send (one mail of a campaign to one subscriber). */
+export const SendUuid = Schema.UUID.pipe(Schema.brand("SendUuid"))
+/** @since 0.1.0 */
+export type SendUuid = typeof SendUuid.Type
+
+/** Integer primary key of a tracked link of a campaign. */
+export const CampaignLinkId = Schema.Int.pipe(Schema.brand("CampaignLinkId"))
+/** @since 0.1.0 */
+export type CampaignLinkId = typeof CampaignLinkId.Type
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** True when the text is a UUID (any version), the shape of every public id. */

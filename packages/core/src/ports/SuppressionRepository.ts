@@ -15,6 +15,8 @@ export class SuppressionRepository extends Context.Tag("@mailroom/SuppressionRep
   ) => Effect.Effect<{ readonly suppression: Suppression; readonly created: boolean }>
   readonly findByUuid: (uuid: SuppressionUuid) => Effect.Effect<Option.Option<Suppression>>
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<Suppression>>
+  /** Which of these (normalized) addresses are suppressed. */
+  readonly suppressedAmong: (emails: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
   readonly delete: (id: SuppressionId) => Effect.Effect<boolean>
   readonly list: (query: SuppressionQuery) => Effect.Effect<Page<Suppression>>
 }>() {}

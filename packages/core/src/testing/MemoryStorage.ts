@@ -1,5 +1,9 @@
 import { Context, Effect, Layer } from "effect"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
+import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
+import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { SendRepository } from "../ports/SendRepository.js"
+import { SettingsRepository } from "../ports/SettingsRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { JobQueue } from "../ports/JobQueue.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
@@ -10,6 +14,10 @@ import { TemplateRepository } from "../ports/TemplateRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import type { Storage } from "../usecases/Mailroom.js"
 import { makeMemoryApiTokenRepository } from "./memory/MemoryApiTokenRepository.js"
+import { makeMemoryCampaignLinkRepository } from "./memory/MemoryCampaignLinkRepository.js"
+import { makeMemoryCampaignRepository } from "./memory/MemoryCampaignRepository.js"
+import { makeMemorySendRepository } from "./memory/MemorySendRepository.js"
+import { makeMemorySettingsRepository } from "./memory/MemorySettingsRepository.js"
 import { makeMemoryEmailListRepository } from "./memory/MemoryEmailListRepository.js"
 import { makeMemoryJobQueue } from "./memory/MemoryJobQueue.js"
 import { makeMemorySegmentRepository } from "./memory/MemorySegmentRepository.js"
@@ -33,7 +41,11 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(TagRepository, makeMemoryTagRepository(state)),
       Context.add(SegmentRepository, makeMemorySegmentRepository(state)),
       Context.add(SubscriberRepository, makeMemorySubscriberRepository(state)),
-      Context.add(JobQueue, makeMemoryJobQueue(state))
+      Context.add(JobQueue, makeMemoryJobQueue(state)),
+      Context.add(CampaignRepository, makeMemoryCampaignRepository(state)),
+      Context.add(SendRepository, makeMemorySendRepository(state)),
+      Context.add(CampaignLinkRepository, makeMemoryCampaignLinkRepository(state)),
+      Context.add(SettingsRepository, makeMemorySettingsRepository(state))
     )
   })
 )

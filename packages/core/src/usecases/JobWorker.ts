@@ -2,6 +2,8 @@ import { Context, Duration, Effect } from "effect"
 import { type Job, MAX_JOB_ATTEMPTS, retryDelayMillis } from "../domain/Job.js"
 import { MailError, Mailer } from "../ports/Mailer.js"
 import { JobQueue } from "../ports/JobQueue.js"
+import { CAMPAIGN_TEST_MAIL } from "./CampaignActions.js"
+import { CampaignTestMails } from "./CampaignTestMails.js"
 import { CONFIRMATION_MAIL, ConfirmationMails } from "./ConfirmationMails.js"
 import { now } from "./now.js"
 
@@ -21,9 +23,11 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
     const queue = yield* JobQueue
     const confirmations = yield* ConfirmationMails
     const mailer = yield* Mailer
+    const testMails = yield* CampaignTestMails
 
     const handlers: Record<string, (payload: unknown) => Effect.Effect<void, MailError, never>> = {
-      [CONFIRMATION_MAIL]: (payload) => Effect.provideService(confirmations.deliver(payload), Mailer, mailer)
+      [CONFIRMATION_MAIL]: (payload) => Effect.provideService(confirmations.deliver(payload), Mailer, mailer),
+      [CAMPAIGN_TEST_MAIL]: (payload) => Effect.provideService(testMails.deliver(payload), Mailer, mailer)
     }
 
     const runJob = (job: Job) =>

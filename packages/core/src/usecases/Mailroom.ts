@@ -1,5 +1,9 @@
 import { Layer } from "effect"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
+import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
+import type { CampaignRepository } from "../ports/CampaignRepository.js"
+import type { SendRepository } from "../ports/SendRepository.js"
+import type { SettingsRepository } from "../ports/SettingsRepository.js"
 import type { EmailListRepository } from "../ports/EmailListRepository.js"
 import type { JobQueue } from "../ports/JobQueue.js"
 import type { Mailer } from "../ports/Mailer.js"
@@ -9,10 +13,15 @@ import type { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import type { TagRepository } from "../ports/TagRepository.js"
 import type { TemplateRepository } from "../ports/TemplateRepository.js"
 import type { Transactor } from "../ports/Transactor.js"
+import { CampaignActions } from "./CampaignActions.js"
+import { CampaignDelivery } from "./CampaignDelivery.js"
+import { Campaigns } from "./Campaigns.js"
+import { CampaignTestMails } from "./CampaignTestMails.js"
 import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
 import { JobWorker } from "./JobWorker.js"
 import { Segments } from "./Segments.js"
+import { Sends } from "./Sends.js"
 import { SubscriberActions } from "./SubscriberActions.js"
 import { SubscriberCriteriaResolver } from "./SubscriberCriteriaResolver.js"
 import { Subscribers } from "./Subscribers.js"
@@ -21,6 +30,7 @@ import { Suppressions } from "./Suppressions.js"
 import { Tags } from "./Tags.js"
 import { Templates } from "./Templates.js"
 import { Tokens } from "./Tokens.js"
+import { UrlSigner } from "./UrlSigner.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -32,6 +42,10 @@ export type Storage =
   | SegmentRepository
   | SubscriberRepository
   | JobQueue
+  | CampaignRepository
+  | SendRepository
+  | CampaignLinkRepository
+  | SettingsRepository
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -45,8 +59,18 @@ export type Mailroom =
   | Subscribers
   | SubscriberActions
   | JobWorker
+  | Campaigns
+  | CampaignActions
+  | CampaignDelivery
+  | Sends
+  | UrlSigner
 
-const support = Layer.mergeAll(ConfirmationMails.Default, SubscriberTags.Default, SubscriberCriteriaResolver.Default)
+const support = Layer.mergeAll(
+  ConfirmationMails.Default,
+  SubscriberTags.Default,
+  SubscriberCriteriaResolver.Default,
+  CampaignTestMails.Default
+)
 
 /** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage) and a Mailer. */
 export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer> = Layer.mergeAll(
@@ -58,5 +82,9 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer> = Layer.me
   Segments.Default,
   Subscribers.Default,
   SubscriberActions.Default,
-  JobWorker.Default
-).pipe(Layer.provide(support))
+  JobWorker.Default,
+  Campaigns.Default,
+  CampaignActions.Default,
+  Sends.Default,
+  CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default))
+).pipe(Layer.provideMerge(UrlSigner.Default), Layer.provide(support))

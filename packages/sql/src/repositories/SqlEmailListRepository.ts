@@ -62,6 +62,7 @@ export const SqlEmailListRepository = Layer.effect(
           yield* sql`DELETE FROM segment_tags WHERE segment_id IN (SELECT id FROM segments WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM segments WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM tags WHERE email_list_id = ${id}`
+          yield* sql`UPDATE campaigns SET email_list_id = NULL, segment_id = NULL WHERE email_list_id = ${id}`
           return yield* deleteById(sql, "email_lists", id)
         }).pipe(Effect.orDie),
       list: (query) =>

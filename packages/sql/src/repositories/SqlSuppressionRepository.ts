@@ -41,6 +41,13 @@ export const SqlSuppressionRepository = Layer.effect(
         ),
       findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),
       findByEmail: (email) => findByEmail(email).pipe(Effect.orDie),
+      suppressedAmong: (emails) =>
+        emails.length === 0
+          ? Effect.succeed(new Set<string>())
+          : sql<{ readonly email: string }>`SELECT email FROM suppressions WHERE email IN ${sql.in(emails)}`.pipe(
+            Effect.map((rows) => new Set(rows.map((row) => row.email))),
+            Effect.orDie
+          ),
       delete: (id) => deleteById(sql, "suppressions", id),
       list: (query) =>
         selectPage(sql, {

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { Campaign } from "../../domain/Campaign.js"
 import { EmailList } from "../../domain/EmailList.js"
 import type { EmailListId } from "../../domain/Ids.js"
 import { EmailListRepository } from "../../ports/EmailListRepository.js"
@@ -36,6 +37,9 @@ export const makeMemoryEmailListRepository = (state: MemoryState) => {
         }
         for (const [key, row] of tags) if (row.emailListId === id) tags.delete(key)
         for (const [key, row] of segments) if (row.emailListId === id) segments.delete(key)
+        for (const [key, row] of state.tables.campaigns) {
+          if (row.emailListId === id) state.tables.campaigns.set(key, new Campaign({ ...row, emailListId: null, segmentId: null }))
+        }
         return rows().delete(id)
       }),
     list: (query) =>

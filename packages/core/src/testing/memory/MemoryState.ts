@@ -1,6 +1,9 @@
 import type { ApiToken } from "../../domain/ApiToken.js"
 import type { EmailList } from "../../domain/EmailList.js"
+import type { Campaign } from "../../domain/Campaign.js"
 import type { Job } from "../../domain/Job.js"
+import type { Send } from "../../domain/Send.js"
+import type { CampaignLink } from "../../ports/CampaignLinkRepository.js"
 import type { NewSegment } from "../../ports/SegmentRepository.js"
 import type { NewSubscriber } from "../../ports/SubscriberRepository.js"
 import type { NewTag } from "../../ports/TagRepository.js"
@@ -19,6 +22,11 @@ export interface MemoryTables {
   /** Tag ids per subscriber id; each set is replaced, never mutated, so snapshots stay intact. */
   readonly subscriberTags: Map<number, ReadonlySet<number>>
   readonly jobs: Map<number, Job>
+  readonly campaigns: Map<number, Campaign>
+  /** Sends with their lease and retry time. */
+  readonly sends: Map<number, { readonly send: Send; readonly lockedUntil: Date | null; readonly retryAt: Date | null }>
+  readonly campaignLinks: Map<number, CampaignLink>
+  readonly settings: Map<number, { readonly key: string; readonly value: string }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -32,7 +40,11 @@ export class MemoryState {
     segments: new Map(),
     subscribers: new Map(),
     subscriberTags: new Map(),
-    jobs: new Map()
+    jobs: new Map(),
+    campaigns: new Map(),
+    sends: new Map(),
+    campaignLinks: new Map(),
+    settings: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

@@ -20,6 +20,11 @@ export const makeMemorySuppressionRepository = (state: MemoryState) => {
       }),
     findByUuid: (uuid) => Effect.sync(() => Option.fromNullable([...rows().values()].find((s) => s.uuid === uuid))),
     findByEmail: (email) => Effect.sync(() => byEmail(email)),
+    suppressedAmong: (emails) =>
+      Effect.sync(() => {
+        const wanted = new Set(emails)
+        return new Set([...rows().values()].map((row) => row.email).filter((email) => wanted.has(email)))
+      }),
     delete: (id) => Effect.sync(() => rows().delete(id)),
     list: (query) =>
       Effect.sync(() =>

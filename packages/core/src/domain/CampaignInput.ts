@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+import { EmailText, Flag, NullableText, optional, optionalNullable, required, RequiredText } from "./Fields.js"
+
+/** `Y-m-d H:i:s` (UTC), e.g. `2026-12-01 09:30:00`. */
+export const ScheduleAt = Schema.String.pipe(
+  Schema.filter((text) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text.replace(" ", "T")}Z`)), {
+    message: () => "The schedule at field must match the format Y-m-d H:i:s."
+  })
+)
+
+/** Body of campaign create and update (update is a full replace: absent fields take their defaults). */
+export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")({
+  name: required("name", RequiredText("name")),
+  emailListUuid: optionalNullable("email_list_uuid", Schema.String),
+  emailListId: optionalNullable("email_list_id", Schema.Int),
+  templateUuid: optionalNullable("template_uuid", Schema.String),
+  fields: optionalNullable(
+    "fields",
+    Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+      message: () => "The fields field must be an object of strings."
+    })
+  ),
+  segmentUuid: optionalNullable("segment_uuid", Schema.String),
+  html: optional("html", NullableText("html", 5_000_000)),
+  structuredHtml: optional("structured_html", NullableText("structured_html", 5_000_000)),
+  mailableClass: optional("mailable_class", NullableText("mailable_class")),
+  fromEmail: optionalNullable("from_email", EmailText("from_email")),
+  fromName: optional("from_name", NullableText("from_name")),
+  subject: optional("subject", NullableText("subject", 998)),
+  scheduleAt: optionalNullable("schedule_at", ScheduleAt),
+  utmTags: optionalNullable("utm_tags", Flag("utm_tags")),
+  addSubscriberTags: optionalNullable("add_subscriber_tags", Flag("add_subscriber_tags")),
+  addSubscriberLinkTags: optionalNullable("add_subscriber_link_tags", Flag("add_subscriber_link_tags")),
+  disableWebview: optionalNullable("disable_webview", Flag("disable_webview"))
+}) {}
+
+/** Body of POST /campaigns/{campaign}/send-test: one address or up to 10, comma-separated. */
+export class SendTestInput extends Schema.Class<SendTestInput>("SendTestInput")({
+  email: required("email", RequiredText("email", 5000))
+}) {}

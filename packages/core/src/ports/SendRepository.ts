@@ -1,0 +1,54 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Page } from "../domain/CollectionQuery.js"
+import type { SendQuery } from "../domain/Collections.js"
+import type { CampaignId, EmailListId, SendId, SendUuid } from "../domain/Ids.js"
+import type { SegmentRule } from "../domain/SegmentRule.js"
+import type { ClaimedSend, Send } from "../domain/Send.js"
+
+/** A send with the public ids of its campaign and subscriber (null when they are gone). */
+export interface ListedSend {
+  readonly send: Send
+  readonly campaignUuid: string | null
+  readonly subscriberUuid: string | null
+}
+
+/** The outcome of one delivery attempt. */
+export type DeliveryResult =
+  | { readonly _tag: "Sent"; readonly id: SendId; readonly transportMessageId: string | null }
+  | { readonly _tag: "Failed"; readonly id: SendId; readonly reason: string }
+  | { readonly _tag: "Retry"; readonly id: SendId; readonly reason: string; readonly retryAt: Date }
+
+/**
+ * Storage of sends. The audience is frozen in set-based batches (one INSERT … SELECT per batch, unique per campaign
+ * and subscriber, so repeating a batch adds nothing); delivery claims pending sends under a lease.
+ */
+export class SendRepository extends Context.Tag("@mailroom/SendRepository")<SendRepository, {
+  /**
+   * Creates sends for the next `limit` eligible subscribers with an id above `afterSubscriberId` (subscribed, in
+   * the segment, address not suppressed); returns how many subscribers the batch covered and the last one's id.
+   */
+  readonly freezeBatch: (options: {
+    readonly campaignId: CampaignId
+    readonly emailListId: EmailListId
+    readonly segment: SegmentRule | null
+    readonly afterSubscriberId: number
+    readonly limit: number
+    readonly at: Date
+  }) => Effect.Effect<{ readonly covered: number; readonly lastSubscriberId: number }>
+  /** Claims up to `limit` due, unfinished, unleased sends of the campaign until `leaseUntil`. */
+  readonly claim: (options: {
+    readonly campaignId: CampaignId
+    readonly now: Date
+    readonly leaseUntil: Date
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<ClaimedSend>>
+  /** Records delivery outcomes (one statement per kind of outcome). */
+  readonly record: (results: ReadonlyArray<DeliveryResult>, at: Date) => Effect.Effect<void>
+  /** Sends of the campaign neither sent nor failed. */
+  readonly pendingCount: (campaignId: CampaignId) => Effect.Effect<number>
+  /** Sends of the campaign that were mailed. */
+  readonly sentCount: (campaignId: CampaignId) => Effect.Effect<number>
+  readonly findByUuid: (uuid: SendUuid) => Effect.Effect<Option.Option<ListedSend>>
+  readonly list: (query: SendQuery) => Effect.Effect<Page<ListedSend>>
+  readonly delete: (id: SendId) => Effect.Effect<boolean>
+}>() {}

@@ -1,0 +1,126 @@
+import { Effect, Option } from "effect"
+import type { SendId, SendUuid, SubscriberId } from "../../domain/Ids.js"
+import { newUuid } from "../../domain/Ids.js"
+import { matchesSegmentRule } from "../../domain/SegmentRule.js"
+import { type ClaimedSend, Send } from "../../domain/Send.js"
+import { subscriberStatus } from "../../domain/SubscriberStatus.js"
+import { type ListedSend, SendRepository } from "../../ports/SendRepository.js"
+import { listPage } from "./listPage.js"
+import type { MemoryState } from "./MemoryState.js"
+
+/** SendRepository over the in-memory state. */
+export const makeMemorySendRepository = (state: MemoryState) => {
+  const rows = () => state.tables.sends
+  const pending = (send: Send) => send.sentAt === null && send.failedAt === null
+  const listed = (send: Send): ListedSend => ({
+    send,
+    campaignUuid: send.campaignId === null ? null : state.tables.campaigns.get(send.campaignId)?.uuid ?? null,
+    subscriberUuid: send.subscriberId === null ? null : state.tables.subscribers.get(send.subscriberId)?.uuid ?? null
+  })
+  const update = (id: number, changes: Partial<Send>, lease: { lockedUntil?: Date | null; retryAt?: Date | null } = {}) => {
+    const row = rows().get(id)
+    if (row !== undefined) rows().set(id, { ...row, ...lease, send: new Send({ ...row.send, ...changes }) })
+  }
+
+  return SendRepository.of({
+    freezeBatch: ({ afterSubscriberId, at, campaignId, emailListId, limit, segment }) =>
+      Effect.sync(() => {
+        const candidates = [...state.tables.subscribers.values()]
+          .filter((s) => s.emailListId === emailListId && s.id > afterSubscriberId)
+          .sort((a, b) => a.id - b.id)
+          .slice(0, limit)
+        const suppressed = new Set([...state.tables.suppressions.values()].map((s) => s.email))
+        const existing = new Set([...rows().values()].filter((r) => r.send.campaignId === campaignId).map((r) => r.send.subscriberId))
+        for (const subscriber of candidates) {
+          const tags = state.tables.subscriberTags.get(subscriber.id) ?? new Set<number>()
+          const eligible = subscriberStatus(subscriber) === "subscribed" && !suppressed.has(subscriber.email) &&
+            (segment === null || matchesSegmentRule(segment, tags)) && !existing.has(subscriber.id as SubscriberId)
+          if (!eligible) continue
+          const id = state.nextId("sends") as SendId
+          rows().set(id, {
+            lockedUntil: null,
+            retryAt: null,
+            send: new Send({
+              id,
+              uuid: newUuid() as SendUuid,
+              campaignId,
+              subscriberId: subscriber.id as SubscriberId,
+              email: subscriber.email,
+              transportMessageId: null,
+              sentAt: null,
+              failedAt: null,
+              failureReason: null,
+              attempts: 0,
+              openCount: 0,
+              clickCount: 0,
+              firstOpenedAt: null,
+              lastOpenedAt: null,
+              firstClickedAt: null,
+              lastClickedAt: null,
+              createdAt: at,
+              updatedAt: at
+            })
+          })
+        }
+        return { covered: candidates.length, lastSubscriberId: candidates.at(-1)?.id ?? afterSubscriberId }
+      }),
+    claim: ({ campaignId, leaseUntil, limit, now }) =>
+      Effect.sync(() => {
+        const due = [...rows().values()]
+          .filter((r) =>
+            r.send.campaignId === campaignId && pending(r.send) && (r.lockedUntil === null || r.lockedUntil < now) &&
+            (r.retryAt === null || r.retryAt <= now)
+          )
+          .sort((a, b) => a.send.id - b.send.id)
+          .slice(0, limit)
+        return due.map((r): ClaimedSend => {
+          update(r.send.id, { attempts: r.send.attempts + 1 }, { lockedUntil: leaseUntil })
+          const subscriber = r.send.subscriberId === null ? undefined : state.tables.subscribers.get(r.send.subscriberId)
+          return {
+            id: r.send.id,
+            uuid: r.send.uuid,
+            email: r.send.email,
+            attempts: r.send.attempts + 1,
+            subscriber: subscriber === undefined ? null : {
+              ...subscriber,
+              id: subscriber.id as SubscriberId,
+              subscribed: subscriberStatus(subscriber) === "subscribed"
+            }
+          }
+        })
+      }),
+    record: (results, at) =>
+      Effect.sync(() => {
+        for (const result of results) {
+          if (result._tag === "Sent") {
+            update(result.id, { sentAt: at, transportMessageId: result.transportMessageId, updatedAt: at }, { lockedUntil: null })
+          } else if (result._tag === "Failed") {
+            update(result.id, { failedAt: at, failureReason: result.reason, updatedAt: at }, { lockedUntil: null })
+          } else {
+            update(result.id, { failureReason: result.reason, updatedAt: at }, { lockedUntil: null, retryAt: result.retryAt })
+          }
+        }
+      }),
+    pendingCount: (campaignId) =>
+      Effect.sync(() => [...rows().values()].filter((r) => r.send.campaignId === campaignId && pending(r.send)).length),
+    sentCount: (campaignId) =>
+      Effect.sync(() => [...rows().values()].filter((r) => r.send.campaignId === campaignId && r.send.sentAt !== null).length),
+    findByUuid: (uuid) =>
+      Effect.sync(() => Option.map(Option.fromNullable([...rows().values()].find((r) => r.send.uuid === uuid)), (r) => listed(r.send))),
+    list: (query) =>
+      Effect.sync(() => {
+        const page = listPage([...rows().values()].map((r) => listed(r.send)), query, {
+          id: (l) => l.send.id,
+          sorts: { sent_at: (l) => l.send.sentAt },
+          filters: {
+            subscriber_uuid: (l, value) => l.subscriberUuid === value.trim().toLowerCase(),
+            campaign_uuid: (l, value) => l.campaignUuid === value.trim().toLowerCase(),
+            automation_mail_uuid: () => false,
+            transactional_mail_log_item_uuid: () => false
+          }
+        })
+        return page
+      }),
+    delete: (id) => Effect.sync(() => rows().delete(id))
+  })
+}

@@ -1,0 +1,190 @@
+import { Duration, Effect, Option } from "effect"
+import type { Campaign } from "../domain/Campaign.js"
+import { compileCampaign, type CompiledCampaign, trackableLinks } from "../domain/CampaignMail.js"
+import type { EmailList } from "../domain/EmailList.js"
+import { normalizeEmail } from "../domain/Email.js"
+import { segmentRule } from "../domain/SegmentRule.js"
+import type { ClaimedSend } from "../domain/Send.js"
+import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
+import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { Mailer } from "../ports/Mailer.js"
+import { SegmentRepository } from "../ports/SegmentRepository.js"
+import { type DeliveryResult, SendRepository } from "../ports/SendRepository.js"
+import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { AppUrl } from "./AppUrl.js"
+import { CampaignActions } from "./CampaignActions.js"
+import { DeliveryOptions } from "./DeliveryOptions.js"
+import { now } from "./now.js"
+import { UrlSigner } from "./UrlSigner.js"
+
+/** Delay before retrying a send after a temporary failure: 30 s doubling per attempt, at most an hour. */
+const sendRetryMillis = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000)
+
+/**
+ * The delivery engine. Each step: start scheduled campaigns that are due; for every sending campaign, first freeze
+ * its audience (one send row per eligible subscriber, set-based, resumable), then claim a batch of pending sends
+ * under a lease, render each mail from the campaign compiled once, hand it to the Mailer and record every outcome;
+ * a campaign with nothing pending becomes sent. Paused campaigns are not claimed from.
+ */
+export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailroom/CampaignDelivery", {
+  effect: Effect.gen(function*() {
+    const campaigns = yield* CampaignRepository
+    const sends = yield* SendRepository
+    const lists = yield* EmailListRepository
+    const segments = yield* SegmentRepository
+    const links = yield* CampaignLinkRepository
+    const suppressions = yield* SuppressionRepository
+    const actions = yield* CampaignActions
+    const signer = yield* UrlSigner
+    const mailer = yield* Mailer
+    const appUrl = yield* AppUrl
+    const compiled = new Map<string, CompiledCampaign>()
+
+    /** The campaign compiled once per version (its links registered for click tracking). */
+    const compile = (campaign: Campaign, list: EmailList) =>
+      Effect.gen(function*() {
+        const key = `${campaign.id}:${campaign.updatedAt.getTime()}`
+        const cached = compiled.get(key)
+        if (cached !== undefined) return cached
+        const html = campaign.emailHtml ?? campaign.html ?? ""
+        const tracked = yield* links.ensure(campaign.id, trackableLinks(html))
+        const result = compileCampaign(html, campaign.subject ?? campaign.name, {
+          appUrl,
+          campaignUuid: campaign.uuid,
+          campaignName: campaign.name,
+          listUuid: list.uuid,
+          listName: list.name,
+          linkIds: new Map(tracked.map((link) => [link.url, link.id])),
+          trackOpens: true,
+          utmTags: campaign.utmTags
+        })
+        compiled.set(key, result)
+        return result
+      })
+
+    /** Freezes the next slice of the audience; true when the whole audience has send rows. */
+    const freezeStep = (campaign: Campaign, cursor: number) =>
+      Effect.gen(function*() {
+        const options = yield* DeliveryOptions
+        const segment = campaign.segmentId === null ? Option.none() : yield* segments.findById(campaign.segmentId)
+        const { covered, lastSubscriberId } = yield* sends.freezeBatch({
+          campaignId: campaign.id,
+          emailListId: campaign.emailListId!,
+          segment: Option.match(segment, { onNone: () => null, onSome: segmentRule }),
+          afterSubscriberId: cursor,
+          limit: options.freezeBatch,
+          at: yield* now
+        })
+        return { done: covered < options.freezeBatch, cursor: lastSubscriberId }
+      })
+
+    const deliverOne = (campaign: Campaign, mail: CompiledCampaign, send: ClaimedSend, suppressed: ReadonlySet<string>) =>
+      Effect.gen(function*() {
+        const options = yield* DeliveryOptions
+        const failed = (reason: string): DeliveryResult => ({ _tag: "Failed", id: send.id, reason })
+        if (send.subscriber === null) return failed("The subscriber was deleted before the mail went out.")
+        if (!send.subscriber.subscribed) return failed("The subscriber was no longer subscribed when the mail went out.")
+        if (suppressed.has(normalizeEmail(send.subscriber.email))) return failed("The address is suppressed.")
+        const signature = yield* signer.sign(send.uuid)
+        const rendered = mail.render({ sendUuid: send.uuid, signature, recipient: send.subscriber })
+        return yield* mailer.send({
+          from: { email: campaign.fromEmail!, name: campaign.fromName },
+          to: { email: send.subscriber.email, name: null },
+          replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName },
+          subject: rendered.subject,
+          html: rendered.html,
+          headers: rendered.headers
+        }).pipe(
+          Effect.as<DeliveryResult>({ _tag: "Sent", id: send.id, transportMessageId: null }),
+          Effect.catchAll((error) =>
+            Effect.map(now, (at): DeliveryResult =>
+              error.permanent || send.attempts >= options.maxAttempts
+                ? failed(error.message)
+                : { _tag: "Retry", id: send.id, reason: error.message, retryAt: new Date(at.getTime() + sendRetryMillis(send.attempts)) })
+          )
+        )
+      })
+
+    /** Delivers one claimed batch of a campaign; the number of sends claimed. */
+    const deliverBatch = (campaign: Campaign, list: EmailList) =>
+      Effect.gen(function*() {
+        const options = yield* DeliveryOptions
+        const at = yield* now
+        const claimed = yield* sends.claim({
+          campaignId: campaign.id,
+          now: at,
+          leaseUntil: new Date(at.getTime() + Duration.toMillis(options.lease)),
+          limit: options.batchSize
+        })
+        if (claimed.length === 0) return 0
+        const mail = yield* compile(campaign, list)
+        const suppressed = yield* suppressions.suppressedAmong(
+          claimed.flatMap((send) => (send.subscriber === null ? [] : [normalizeEmail(send.subscriber.email)]))
+        )
+        const results = yield* Effect.forEach(claimed, (send) => deliverOne(campaign, mail, send, suppressed), {
+          concurrency: options.concurrency
+        })
+        yield* sends.record(results, yield* now)
+        return claimed.length
+      })
+
+    /** Marks the campaign sent when its audience is frozen and nothing is pending. */
+    const completeIfDone = (campaign: Campaign) =>
+      Effect.gen(function*() {
+        if ((yield* sends.pendingCount(campaign.id)) > 0) return
+        const at = yield* now
+        yield* campaigns.transition(campaign.id, ["sending"], "sent", {
+          sentAt: at,
+          sentToNumberOfSubscribers: yield* sends.sentCount(campaign.id),
+          updatedAt: at
+        })
+      })
+
+    /** One step over every campaign that has work; the number of sends handled (0 when idle). */
+    const step = Effect.fn("CampaignDelivery.step")(function*() {
+      for (const due of yield* campaigns.due(yield* now)) {
+        yield* actions.start(due).pipe(Effect.catchAll((error) => Effect.logWarning(`Scheduled campaign ${due.uuid} not sent: ${error.message}`)))
+      }
+      let handled = 0
+      for (const campaign of yield* campaigns.withStatus(["sending"])) {
+        const list = campaign.emailListId === null ? Option.none() : yield* lists.findById(campaign.emailListId)
+        if (Option.isNone(list)) {
+          const at = yield* now
+          yield* campaigns.transition(campaign.id, ["sending"], "cancelled", { sentAt: at, updatedAt: at })
+          continue
+        }
+        if (campaign.audienceFrozenAt === null) {
+          const { cursor, done } = yield* freezeStep(campaign, campaign.audienceCursor)
+          yield* campaigns.saveAudienceProgress(campaign.id, cursor, done ? yield* now : null)
+          handled += 1
+          continue
+        }
+        const delivered = yield* deliverBatch(campaign, list.value)
+        if (delivered === 0) yield* completeIfDone(campaign)
+        handled += delivered
+      }
+      return handled
+    })
+
+    /** Steps until there is nothing left to do (tests, one-shot tools). */
+    const drain = Effect.fn("CampaignDelivery.drain")(function*() {
+      let total = 0
+      for (let handled = yield* step(); handled > 0; handled = yield* step()) total += handled
+      return total
+    })
+
+    /** Steps forever, pausing when idle; the server forks it, `mailroom worker` runs it. */
+    const run = Effect.gen(function*() {
+      const options = yield* DeliveryOptions
+      return yield* Effect.forever(
+        step().pipe(
+          Effect.catchAllCause((cause) => Effect.as(Effect.logError("Delivery step failed", cause), 0)),
+          Effect.flatMap((handled) => (handled === 0 ? Effect.sleep(options.pollInterval) : Effect.void))
+        )
+      )
+    })
+
+    return { step, drain, run } as const
+  })
+}) {}

@@ -1,0 +1,173 @@
+import { SqlClient } from "@effect/sql"
+import {
+  type ClaimedSend,
+  type DeliveryResult,
+  ExtraAttributes,
+  type ListedSend,
+  Send,
+  SendRepository,
+  SubscriberId
+} from "@mailroom/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { orderClause } from "../selectPage.js"
+import { segmentCondition } from "../subscriberConditions.js"
+
+const ListedRow = Schema.Struct({
+  ...Send.fields,
+  campaignUuid: Schema.NullOr(Schema.String),
+  subscriberUuid: Schema.NullOr(Schema.String)
+})
+const decodeListed = Schema.decodeUnknown(Schema.Array(ListedRow))
+const RecipientRow = Schema.Struct({
+  id: SubscriberId,
+  uuid: Schema.String,
+  email: Schema.String,
+  firstName: Schema.NullOr(Schema.String),
+  lastName: Schema.NullOr(Schema.String),
+  extraAttributes: Schema.parseJson(ExtraAttributes),
+  status: Schema.String
+})
+const decodeRecipients = Schema.decodeUnknown(Schema.Array(RecipientRow))
+
+const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string) => {
+  const groups = new Map<string, Array<A>>()
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item])
+  return groups
+}
+
+/** SendRepository over SqlClient: set-based audience freezing, leased batch claims (`SKIP LOCKED` on Postgres). */
+export const SqlSendRepository = Layer.effect(
+  SendRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const newUuid = sql.onDialectOrElse({
+      pg: () => sql.literal("gen_random_uuid()::text"),
+      orElse: () =>
+        sql.literal(
+          "lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || " +
+            "substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))"
+        )
+    })
+    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+    const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, sub.uuid AS subscriber_uuid FROM sends s
+                              LEFT JOIN campaigns c ON c.id = s.campaign_id
+                              LEFT JOIN subscribers sub ON sub.id = s.subscriber_id) listed`
+    const toListed = (rows: ReadonlyArray<unknown>) =>
+      Effect.map(decodeListed(rows), (decoded) =>
+        decoded.map(({ campaignUuid, subscriberUuid, ...send }): ListedSend => ({
+          send: new Send(send, true),
+          campaignUuid,
+          subscriberUuid
+        })))
+
+    return SendRepository.of({
+      freezeBatch: ({ afterSubscriberId, at, campaignId, emailListId, limit, segment }) =>
+        Effect.gen(function*() {
+          const [range] = yield* sql<{ readonly covered: number; readonly last: number | null }>`
+            SELECT CAST(count(*) AS INTEGER) AS covered, MAX(id) AS last FROM (
+              SELECT id FROM subscribers WHERE email_list_id = ${emailListId} AND id > ${afterSubscriberId}
+              ORDER BY id LIMIT ${limit}) batch`
+          const covered = Number(range?.covered ?? 0)
+          if (covered === 0) return { covered: 0, lastSubscriberId: afterSubscriberId }
+          const last = Number(range!.last)
+          const stamp = at.toISOString()
+          const eligible = segment === null ? sql`status = 'subscribed'` : segmentCondition(sql, segment)
+          yield* sql`INSERT INTO sends (uuid, campaign_id, subscriber_id, email, attempts, open_count, click_count,
+                                        created_at, updated_at)
+            SELECT ${newUuid}, ${campaignId}, id, email, 0, 0, 0, ${stamp}, ${stamp} FROM subscribers
+            WHERE email_list_id = ${emailListId} AND id > ${afterSubscriberId} AND id <= ${last} AND ${eligible}
+              AND NOT EXISTS (SELECT 1 FROM suppressions x WHERE x.email = subscribers.email)
+            ON CONFLICT DO NOTHING`
+          return { covered, lastSubscriberId: last }
+        }).pipe(Effect.orDie),
+      claim: ({ campaignId, leaseUntil, limit, now }) =>
+        Effect.gen(function*() {
+          const at = now.toISOString()
+          const claimed = yield* sql<{
+            readonly id: number
+            readonly uuid: string
+            readonly email: string
+            readonly attempts: number
+            readonly subscriberId: number | null
+          }>`UPDATE sends SET attempts = attempts + 1, locked_until = ${leaseUntil.toISOString()}
+            WHERE id IN (
+              SELECT id FROM sends
+              WHERE campaign_id = ${campaignId} AND sent_at IS NULL AND failed_at IS NULL
+                AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
+              ORDER BY id LIMIT ${limit} ${skipLocked}
+            ) RETURNING id, uuid, email, attempts, subscriber_id`
+          const ids = claimed.flatMap((row) => (row.subscriberId === null ? [] : [row.subscriberId]))
+          const recipients = ids.length === 0 ? [] : yield* decodeRecipients(
+            yield* sql`SELECT id, uuid, email, first_name, last_name, extra_attributes, status FROM subscribers
+                       WHERE id IN ${sql.in(ids)}`
+          )
+          const byId = new Map(recipients.map((r) => [r.id as number, r]))
+          return [...claimed].sort((a, b) => a.id - b.id).map((row): ClaimedSend => {
+            const recipient = row.subscriberId === null ? undefined : byId.get(row.subscriberId)
+            return {
+              id: row.id as ClaimedSend["id"],
+              uuid: row.uuid as ClaimedSend["uuid"],
+              email: row.email,
+              attempts: Number(row.attempts),
+              subscriber: recipient === undefined ? null : { ...recipient, subscribed: recipient.status === "subscribed" }
+            }
+          })
+        }).pipe(Effect.orDie),
+      record: (results, at) =>
+        Effect.gen(function*() {
+          const stamp = at.toISOString()
+          const sent = results.filter((r) => r._tag === "Sent").map((r) => r.id)
+          if (sent.length > 0) {
+            yield* sql`UPDATE sends SET sent_at = ${stamp}, updated_at = ${stamp}, locked_until = NULL WHERE id IN ${sql.in(sent)}`
+          }
+          const failed = results.filter((r): r is Extract<DeliveryResult, { _tag: "Failed" }> => r._tag === "Failed")
+          for (const [reason, group] of groupBy(failed, (r) => r.reason)) {
+            yield* sql`UPDATE sends SET failed_at = ${stamp}, failure_reason = ${reason.slice(0, 1000)}, updated_at = ${stamp},
+                       locked_until = NULL WHERE id IN ${sql.in(group.map((r) => r.id))}`
+          }
+          const retries = results.filter((r): r is Extract<DeliveryResult, { _tag: "Retry" }> => r._tag === "Retry")
+          for (const group of groupBy(retries, (r) => `${r.retryAt.toISOString()} ${r.reason}`).values()) {
+            yield* sql`UPDATE sends SET retry_at = ${group[0]!.retryAt.toISOString()}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
+                       updated_at = ${stamp}, locked_until = NULL WHERE id IN ${sql.in(group.map((r) => r.id))}`
+          }
+        }).pipe(Effect.orDie),
+      pendingCount: (campaignId) =>
+        sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM sends
+          WHERE campaign_id = ${campaignId} AND sent_at IS NULL AND failed_at IS NULL`.pipe(
+          Effect.map((rows) => Number(rows[0]?.total ?? 0)),
+          Effect.orDie
+        ),
+      sentCount: (campaignId) =>
+        sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM sends
+          WHERE campaign_id = ${campaignId} AND sent_at IS NOT NULL`.pipe(
+          Effect.map((rows) => Number(rows[0]?.total ?? 0)),
+          Effect.orDie
+        ),
+      findByUuid: (uuid) =>
+        Effect.flatMap(sql`SELECT * FROM ${listedSource} WHERE uuid = ${uuid}`, toListed).pipe(
+          Effect.map((found) => Option.fromNullable(found[0])),
+          Effect.orDie
+        ),
+      list: (query) =>
+        Effect.gen(function*() {
+          const f = query.filters
+          const uuid = (value: string) => value.trim().toLowerCase()
+          const conditions = [
+            ...(f.subscriber_uuid === undefined ? [] : [sql`subscriber_uuid = ${uuid(f.subscriber_uuid)}`]),
+            ...(f.campaign_uuid === undefined ? [] : [sql`campaign_uuid = ${uuid(f.campaign_uuid)}`]),
+            ...(f.automation_mail_uuid === undefined && f.transactional_mail_log_item_uuid === undefined ? [] : [sql`1 = 0`])
+          ]
+          const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
+          const order = orderClause({ sent_at: "sent_at" }, ["sent_at"], query.sort)
+          const [rows, counted] = yield* Effect.all([
+            sql`SELECT * FROM ${listedSource} ${where} ORDER BY ${sql.literal(order)}
+                LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
+            sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${listedSource} ${where}`
+          ])
+          return { items: yield* toListed(rows), total: Number(counted[0]?.total ?? 0) }
+        }).pipe(Effect.orDie),
+      delete: (id) =>
+        sql`DELETE FROM sends WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+    })
+  })
+)

@@ -5,10 +5,12 @@ import { ConfirmationGroup } from "./groups/ConfirmationGroup.js"
 import { EmailListsGroup } from "./groups/EmailListsGroup.js"
 import { SegmentsGroup } from "./groups/SegmentsGroup.js"
 import { SendsGroup } from "./groups/SendsGroup.js"
+import { StatisticsGroup } from "./groups/StatisticsGroup.js"
 import { SubscriberGroup } from "./groups/SubscriberGroup.js"
 import { SubscribersGroup } from "./groups/SubscribersGroup.js"
 import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
 import { TagsGroup } from "./groups/TagsGroup.js"
+import { TrackingGroup } from "./groups/TrackingGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
@@ -22,6 +24,8 @@ export class Api extends HttpApi.make("mailroom")
   .add(SubscriberGroup)
   .add(CampaignsGroup)
   .add(SendsGroup)
+  .add(StatisticsGroup)
+  .add(TrackingGroup)
   .add(ConfirmationGroup)
   .addError(ValidationFailedError)
   .annotate(OpenApi.Title, "Mailroom API")

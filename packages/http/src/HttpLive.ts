@@ -18,10 +18,12 @@ import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
 import { EmailListsLive } from "./handlers/EmailListsLive.js"
 import { SegmentsLive } from "./handlers/SegmentsLive.js"
 import { SendsLive } from "./handlers/SendsLive.js"
+import { StatisticsLive } from "./handlers/StatisticsLive.js"
 import { SubscriberLive } from "./handlers/SubscriberLive.js"
 import { SubscribersLive } from "./handlers/SubscribersLive.js"
 import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
 import { TagsLive } from "./handlers/TagsLive.js"
+import { TrackingLive } from "./handlers/TrackingLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
@@ -36,7 +38,9 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriberLive,
     ConfirmationLive,
     CampaignsLive,
-    SendsLive
+    SendsLive,
+    StatisticsLive,
+    TrackingLive
   ]),
   Layer.provide(AuthorizationLive)
 )

@@ -7,6 +7,7 @@ import { SqlCampaignLinkRepository } from "./repositories/SqlCampaignLinkReposit
 import { SqlCampaignRepository } from "./repositories/SqlCampaignRepository.js"
 import { SqlSendRepository } from "./repositories/SqlSendRepository.js"
 import { SqlSettingsRepository } from "./repositories/SqlSettingsRepository.js"
+import { SqlTrackingRepository } from "./repositories/SqlTrackingRepository.js"
 import { SqlEmailListRepository } from "./repositories/SqlEmailListRepository.js"
 import { SqlJobQueue } from "./repositories/SqlJobQueue.js"
 import { SqlSegmentRepository } from "./repositories/SqlSegmentRepository.js"
@@ -30,5 +31,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlSendRepository,
   SqlCampaignLinkRepository,
   SqlSettingsRepository,
+  SqlTrackingRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

@@ -127,3 +127,43 @@ export type SendQuery = CollectionQuery<
   "sent_at",
   "subscriber_uuid" | "campaign_uuid" | "automation_mail_uuid" | "transactional_mail_log_item_uuid"
 >
+
+/** Opens of a campaign, one row per subscriber: most recent first opens first. */
+export const OpenCollection = collectionSpec({
+  sorts: ["email", "open_count", "first_opened_at", "last_opened_at"],
+  defaultSort: "-first_opened_at",
+  filters: ["search"],
+  includes: []
+})
+/** A query over a campaign's opens. */
+export type OpenQuery = CollectionQuery<"email" | "open_count" | "first_opened_at" | "last_opened_at", "search">
+
+/** Tracked links of a campaign with their clicks: most unique clicks first. */
+export const ClickCollection = collectionSpec({
+  sorts: ["unique_click_count", "click_count"],
+  defaultSort: "-unique_click_count",
+  filters: ["search"],
+  includes: []
+})
+/** A query over a campaign's clicks. */
+export type ClickQuery = CollectionQuery<"unique_click_count" | "click_count", "search">
+
+/** Unsubscribes attributed to a campaign: newest first. */
+export const UnsubscribeCollection = collectionSpec({
+  sorts: ["created_at"],
+  defaultSort: "-created_at",
+  filters: ["search"],
+  includes: []
+})
+/** A query over a campaign's unsubscribes. */
+export type UnsubscribeQuery = CollectionQuery<"created_at", "search">
+
+/** Bounces of a campaign, one row per subscriber and type: newest first. */
+export const BounceCollection = collectionSpec({
+  sorts: ["email", "bounce_count", "created_at"],
+  defaultSort: "-created_at",
+  filters: ["search", "type"],
+  includes: []
+})
+/** A query over a campaign's bounces. */
+export type BounceQuery = CollectionQuery<"email" | "bounce_count" | "created_at", "search" | "type">

@@ -11,6 +11,7 @@ import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { TagRepository } from "../ports/TagRepository.js"
 import { TemplateRepository } from "../ports/TemplateRepository.js"
+import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import type { Storage } from "../usecases/Mailroom.js"
 import { makeMemoryApiTokenRepository } from "./memory/MemoryApiTokenRepository.js"
@@ -26,6 +27,7 @@ import { makeMemorySubscriberRepository } from "./memory/MemorySubscriberReposit
 import { makeMemorySuppressionRepository } from "./memory/MemorySuppressionRepository.js"
 import { makeMemoryTagRepository } from "./memory/MemoryTagRepository.js"
 import { makeMemoryTemplateRepository } from "./memory/MemoryTemplateRepository.js"
+import { makeMemoryTrackingRepository } from "./memory/MemoryTrackingRepository.js"
 import { makeMemoryTransactor } from "./memory/MemoryTransactor.js"
 
 /** Every storage port, in memory: for tests and for embedding without a database. Each build starts empty. */
@@ -45,7 +47,8 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(CampaignRepository, makeMemoryCampaignRepository(state)),
       Context.add(SendRepository, makeMemorySendRepository(state)),
       Context.add(CampaignLinkRepository, makeMemoryCampaignLinkRepository(state)),
-      Context.add(SettingsRepository, makeMemorySettingsRepository(state))
+      Context.add(SettingsRepository, makeMemorySettingsRepository(state)),
+      Context.add(TrackingRepository, makeMemoryTrackingRepository(state))
     )
   })
 )

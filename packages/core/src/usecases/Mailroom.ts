@@ -12,10 +12,12 @@ import type { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import type { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import type { TagRepository } from "../ports/TagRepository.js"
 import type { TemplateRepository } from "../ports/TemplateRepository.js"
+import type { TrackingRepository } from "../ports/TrackingRepository.js"
 import type { Transactor } from "../ports/Transactor.js"
 import { CampaignActions } from "./CampaignActions.js"
 import { CampaignDelivery } from "./CampaignDelivery.js"
 import { Campaigns } from "./Campaigns.js"
+import { CampaignStatistics } from "./CampaignStatistics.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
 import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
@@ -30,6 +32,7 @@ import { Suppressions } from "./Suppressions.js"
 import { Tags } from "./Tags.js"
 import { Templates } from "./Templates.js"
 import { Tokens } from "./Tokens.js"
+import { Tracking } from "./Tracking.js"
 import { UrlSigner } from "./UrlSigner.js"
 
 /** Every storage port a Mailroom store provides. */
@@ -46,6 +49,7 @@ export type Storage =
   | SendRepository
   | CampaignLinkRepository
   | SettingsRepository
+  | TrackingRepository
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -64,6 +68,8 @@ export type Mailroom =
   | CampaignDelivery
   | Sends
   | UrlSigner
+  | Tracking
+  | CampaignStatistics
 
 const support = Layer.mergeAll(
   ConfirmationMails.Default,
@@ -86,5 +92,7 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer> = Layer.me
   Campaigns.Default,
   CampaignActions.Default,
   Sends.Default,
+  Tracking.Default,
+  CampaignStatistics.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default))
 ).pipe(Layer.provideMerge(UrlSigner.Default), Layer.provide(support))

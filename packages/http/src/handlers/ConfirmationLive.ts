@@ -2,17 +2,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { type ConfirmationOutcome, SubscriberActions } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
-
-const page = (title: string, body: string, status = 200) =>
-  HttpServerResponse.text(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-      `<title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:32rem;margin:4rem auto">` +
-      `<h1>${escapeHtml(title)}</h1><p>${body}</p></body></html>`,
-    { status, contentType: "text/html; charset=utf-8" }
-  )
+import { escapeHtml, htmlPage } from "./htmlPage.js"
 
 const messages: Record<ConfirmationOutcome, readonly [string, string]> = {
   "confirmed": ["Subscription confirmed", "Thank you: you are now subscribed to"],
@@ -33,9 +23,9 @@ export const ConfirmationLive = HttpApiBuilder.group(Api, "confirmation", (handl
             : null
           if (redirect) return HttpServerResponse.redirect(redirect, { status: 302 })
           const [title, text] = messages[outcome]
-          return page(title, `${text} <strong>${escapeHtml(list.name)}</strong>.`)
+          return htmlPage(title, `<p>${text} <strong>${escapeHtml(list.name)}</strong>.</p>`)
         }),
         Effect.catchTag("NotFound", () =>
-          Effect.succeed(page("Link not valid", "This confirmation link is not valid (any more).", 404)))
+          Effect.succeed(htmlPage("Link not valid", "<p>This confirmation link is not valid (any more).</p>", 404)))
       )
     )))

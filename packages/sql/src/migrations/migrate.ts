@@ -4,13 +4,15 @@ import foundation from "./0001_foundation.js"
 import subscribers from "./0002_subscribers.js"
 import nameKeys from "./0003_name_keys.js"
 import campaigns from "./0004_campaigns.js"
+import tracking from "./0005_tracking.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_subscribers": subscribers,
   "0003_name_keys": nameKeys,
-  "0004_campaigns": campaigns
+  "0004_campaigns": campaigns,
+  "0005_tracking": tracking
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -148,6 +148,11 @@ export const SqlSendRepository = Layer.effect(
           Effect.map((found) => Option.fromNullable(found[0])),
           Effect.orDie
         ),
+      latestSentTo: (email) =>
+        Effect.flatMap(
+          sql`SELECT * FROM ${listedSource} WHERE email = ${email} AND sent_at IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1`,
+          toListed
+        ).pipe(Effect.map((found) => Option.map(Option.fromNullable(found[0]), (l) => l.send)), Effect.orDie),
       list: (query) =>
         Effect.gen(function*() {
           const f = query.filters

@@ -107,6 +107,13 @@ export const makeMemorySendRepository = (state: MemoryState) => {
       Effect.sync(() => [...rows().values()].filter((r) => r.send.campaignId === campaignId && r.send.sentAt !== null).length),
     findByUuid: (uuid) =>
       Effect.sync(() => Option.map(Option.fromNullable([...rows().values()].find((r) => r.send.uuid === uuid)), (r) => listed(r.send))),
+    latestSentTo: (email) =>
+      Effect.sync(() =>
+        Option.fromNullable(
+          [...rows().values()].map((r) => r.send).filter((send) => send.email === email && send.sentAt !== null)
+            .sort((a, b) => b.sentAt!.getTime() - a.sentAt!.getTime() || b.id - a.id)[0]
+        )
+      ),
     list: (query) =>
       Effect.sync(() => {
         const page = listPage([...rows().values()].map((r) => listed(r.send)), query, {

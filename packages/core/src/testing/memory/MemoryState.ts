@@ -1,6 +1,7 @@
 import type { ApiToken } from "../../domain/ApiToken.js"
 import type { EmailList } from "../../domain/EmailList.js"
 import type { Campaign } from "../../domain/Campaign.js"
+import type { BounceType, UnsubscribeRow } from "../../domain/Feedback.js"
 import type { Job } from "../../domain/Job.js"
 import type { Send } from "../../domain/Send.js"
 import type { CampaignLink } from "../../ports/CampaignLinkRepository.js"
@@ -27,6 +28,17 @@ export interface MemoryTables {
   readonly sends: Map<number, { readonly send: Send; readonly lockedUntil: Date | null; readonly retryAt: Date | null }>
   readonly campaignLinks: Map<number, CampaignLink>
   readonly settings: Map<number, { readonly key: string; readonly value: string }>
+  readonly campaignClicks: Map<number, { readonly sendId: number; readonly linkId: number; readonly clickCount: number }>
+  readonly campaignUnsubscribes: Map<number, UnsubscribeRow & { readonly id: number; readonly sendId: number }>
+  readonly bounces: Map<number, {
+    readonly id: number
+    readonly campaignId: number | null
+    readonly sendId: number | null
+    readonly subscriberId: number | null
+    readonly email: string
+    readonly type: BounceType
+    readonly createdAt: Date
+  }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -44,7 +56,10 @@ export class MemoryState {
     campaigns: new Map(),
     sends: new Map(),
     campaignLinks: new Map(),
-    settings: new Map()
+    settings: new Map(),
+    campaignClicks: new Map(),
+    campaignUnsubscribes: new Map(),
+    bounces: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

@@ -1,0 +1,186 @@
+import { Effect, Option } from "effect"
+import { compileCampaign, withUtmTags } from "../domain/CampaignMail.js"
+import { normalizeEmail } from "../domain/Email.js"
+import type { FeedbackInput } from "../domain/Feedback.js"
+import type { CampaignLinkId, CampaignUuid, SendUuid, SuppressionUuid } from "../domain/Ids.js"
+import { NotFound } from "../errors/NotFound.js"
+import { newUuid } from "../domain/Ids.js"
+import type { Send } from "../domain/Send.js"
+import { subscriberStatus } from "../domain/SubscriberStatus.js"
+import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
+import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { SendRepository } from "../ports/SendRepository.js"
+import { SubscriberRepository } from "../ports/SubscriberRepository.js"
+import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { TrackingRepository } from "../ports/TrackingRepository.js"
+import { Transactor } from "../ports/Transactor.js"
+import { AppUrl } from "./AppUrl.js"
+import { orNotFound, parseUuid } from "./lookup.js"
+import { now } from "./now.js"
+import { UrlSigner } from "./UrlSigner.js"
+
+/** Opens closer together than this count once (mail clients and proxies fetch images repeatedly). */
+const OPEN_DEBOUNCE_MS = 5_000
+
+/** Native tracking: open pixel, click redirects, one-click unsubscribe and provider feedback (bounces, complaints). */
+export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
+  effect: Effect.gen(function*() {
+    const sends = yield* SendRepository
+    const campaigns = yield* CampaignRepository
+    const links = yield* CampaignLinkRepository
+    const subscribers = yield* SubscriberRepository
+    const suppressions = yield* SuppressionRepository
+    const lists = yield* EmailListRepository
+    const tracking = yield* TrackingRepository
+    const signer = yield* UrlSigner
+    const { withTransaction } = yield* Transactor
+    const appUrl = yield* AppUrl
+
+    /** The send a signed link stands for; none when the uuid is unknown or the signature does not match. */
+    const verified = (sendUuid: string, signature: string) =>
+      Effect.gen(function*() {
+        const uuid = parseUuid(sendUuid)
+        if (Option.isNone(uuid) || !(yield* signer.verify(uuid.value, signature))) return Option.none<Send>()
+        return Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (listed) => listed.send)
+      })
+
+    const countOpen = (send: Send, at: Date) =>
+      Effect.gen(function*() {
+        const { counted, first } = yield* tracking.recordOpen(send.id, at, OPEN_DEBOUNCE_MS)
+        if (counted && send.campaignId !== null) {
+          yield* campaigns.addCounters(send.campaignId, { openCount: 1, uniqueOpenCount: first ? 1 : 0 }, at)
+        }
+      })
+
+    /** Records an open from the pixel (unknown or forged links are ignored). */
+    const open = Effect.fn("Tracking.open")(function*(sendUuid: string, signature: string) {
+      const send = yield* verified(sendUuid, signature)
+      if (Option.isSome(send)) yield* withTransaction(Effect.flatMap(now, (at) => countOpen(send.value, at)))
+    })
+
+    /** Records a click (which implies an open) and returns where to redirect; NotFound for an unknown link. */
+    const click = Effect.fn("Tracking.click")(function*(sendUuid: string, linkId: number, signature: string) {
+      const link = yield* links.findById(linkId as CampaignLinkId).pipe(orNotFound("Link"))
+      const campaign = yield* campaigns.findById(link.campaignId)
+      const target = Option.isSome(campaign) && campaign.value.utmTags ? withUtmTags(link.url, campaign.value.name) : link.url
+      const send = yield* verified(sendUuid, signature)
+      if (Option.isNone(send) || send.value.campaignId !== link.campaignId) return target
+      yield* withTransaction(Effect.gen(function*() {
+        const at = yield* now
+        const { firstForSend } = yield* tracking.recordClick(send.value.id, link.id, at)
+        yield* campaigns.addCounters(link.campaignId, { clickCount: 1, uniqueClickCount: firstForSend ? 1 : 0 }, at)
+        if (send.value.openCount === 0) yield* countOpen(send.value, at)
+      }))
+      return target
+    })
+
+    /** What the unsubscribe page shows: the list and address, and whether it is already unsubscribed. */
+    const unsubscribeInfo = Effect.fn("Tracking.unsubscribeInfo")(function*(sendUuid: string, signature: string) {
+      const send = yield* verified(sendUuid, signature).pipe(orNotFound("Link"))
+      const subscriber = send.subscriberId === null ? Option.none() : yield* subscribers.findById(send.subscriberId)
+      const list = Option.isNone(subscriber) ? Option.none() : yield* lists.findById(subscriber.value.emailListId)
+      return {
+        email: send.email,
+        listName: Option.match(list, { onNone: () => null, onSome: (l) => l.name }),
+        redirect: Option.match(list, { onNone: () => null, onSome: (l) => l.redirectAfterUnsubscribed }),
+        unsubscribed: Option.match(subscriber, { onNone: () => true, onSome: (s) => subscriberStatus(s) !== "subscribed" })
+      }
+    })
+
+    /** Unsubscribes the send's subscriber and attributes it to the campaign once; repeats are harmless. */
+    const unsubscribeSend = (send: Send, at: Date) =>
+      Effect.gen(function*() {
+        if (send.subscriberId === null) return
+        const subscriber = yield* subscribers.findById(send.subscriberId)
+        if (Option.isNone(subscriber)) return
+        if (subscriberStatus(subscriber.value) === "subscribed") {
+          yield* subscribers.update(subscriber.value, { ...subscriber.value, unsubscribedAt: at, updatedAt: at })
+        }
+        if (send.campaignId === null) return
+        const fresh = yield* tracking.recordUnsubscribe({
+          campaignId: send.campaignId,
+          sendId: send.id,
+          subscriberId: subscriber.value.id,
+          email: send.email,
+          at
+        })
+        if (fresh) yield* campaigns.addCounters(send.campaignId, { unsubscribeCount: 1 }, at)
+      })
+
+    /** The one-click unsubscribe (POST from the page or from the mail client, RFC 8058). */
+    const unsubscribe = Effect.fn("Tracking.unsubscribe")(function*(sendUuid: string, signature: string) {
+      const send = yield* verified(sendUuid, signature).pipe(orNotFound("Link"))
+      yield* withTransaction(Effect.flatMap(now, (at) => unsubscribeSend(send, at)))
+      return yield* unsubscribeInfo(sendUuid, signature)
+    })
+
+    /**
+     * A provider's bounce or complaint, for the named send or else the latest mail sent to the address. Every report
+     * is stored (and counted once per send); a hard bounce or a complaint also suppresses the address and unsubscribes
+     * the send's subscriber (a complaint counts as the campaign's unsubscribe).
+     */
+    const feedback = Effect.fn("Tracking.feedback")(function*(input: FeedbackInput) {
+      const email = normalizeEmail(input.email)
+      const uuid = input.sendUuid === undefined ? Option.none() : parseUuid(input.sendUuid)
+      const named = Option.isNone(uuid) ? Option.none() : Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (l) => l.send)
+      const known = Option.isSome(uuid)
+        ? Option.filter(named, (s) => s.email === email)
+        : yield* sends.latestSentTo(email)
+      yield* withTransaction(Effect.gen(function*() {
+        const at = yield* now
+        const first = yield* tracking.recordBounce({
+          campaignId: Option.match(known, { onNone: () => null, onSome: (s) => s.campaignId }),
+          sendId: Option.match(known, { onNone: () => null, onSome: (s) => s.id }),
+          subscriberId: Option.match(known, { onNone: () => null, onSome: (s) => s.subscriberId }),
+          email,
+          type: input.type,
+          at
+        })
+        const campaignId = Option.match(known, { onNone: () => null, onSome: (s) => s.campaignId })
+        if (first && campaignId !== null) yield* campaigns.addCounters(campaignId, { bounceCount: 1 }, at)
+        if (input.type === "soft_bounce") return
+        yield* suppressions.insertOrGet({
+          uuid: newUuid() as SuppressionUuid,
+          email,
+          reason: input.type === "bounce" ? "hard_bounce" : "spam_complaint",
+          createdAt: at,
+          updatedAt: at
+        })
+        if (Option.isSome(known)) {
+          if (input.type === "complaint") yield* unsubscribeSend(known.value, at)
+          else {
+            const subscriber = known.value.subscriberId === null ? Option.none() : yield* subscribers.findById(known.value.subscriberId)
+            if (Option.isSome(subscriber) && subscriberStatus(subscriber.value) === "subscribed") {
+              yield* subscribers.update(subscriber.value, { ...subscriber.value, unsubscribedAt: at, updatedAt: at })
+            }
+          }
+        }
+      }))
+    })
+
+    /** The web version of a campaign that went out (drafts are not public); personal placeholders are left blank. */
+    const webview = Effect.fn("Tracking.webview")(function*(campaignUuid: string) {
+      const uuid = parseUuid(campaignUuid)
+      const campaign = Option.isNone(uuid) ? Option.none() : yield* campaigns.findByUuid(uuid.value as CampaignUuid)
+      if (Option.isNone(campaign) || ["draft", "scheduled"].includes(campaign.value.status) || campaign.value.disableWebview) {
+        return yield* NotFound.of("Campaign")
+      }
+      const c = campaign.value
+      const list = c.emailListId === null ? Option.none() : yield* lists.findById(c.emailListId)
+      const mail = compileCampaign(c.webviewHtml ?? c.html ?? "", c.subject ?? c.name, {
+        appUrl,
+        campaignUuid: c.uuid,
+        campaignName: c.name,
+        listUuid: Option.match(list, { onNone: () => "", onSome: (l) => l.uuid }),
+        listName: Option.match(list, { onNone: () => "", onSome: (l) => l.name }),
+        trackOpens: false,
+        utmTags: c.utmTags
+      })
+      const recipient = { uuid: "", email: "", firstName: null, lastName: null, extraAttributes: {} }
+      return mail.render({ sendUuid: "", signature: "", recipient }).html
+    })
+
+    return { open, click, unsubscribeInfo, unsubscribe, feedback, webview } as const
+  })
+}) {}

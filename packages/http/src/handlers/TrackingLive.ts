@@ -1,0 +1,53 @@
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Tracking } from "@mailroom/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import { escapeHtml, htmlPage } from "./htmlPage.js"
+
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
+
+const notFound = () => Effect.succeed(htmlPage("Link not valid", "<p>This link is not valid (any more).</p>", 404))
+
+/** Handlers of the public links in campaign mails. */
+export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
+  Effect.map(Tracking, (tracking) =>
+    handlers
+      .handle("open", ({ path }) =>
+        tracking.open(path.send, path.signature).pipe(
+          Effect.as(HttpServerResponse.uint8Array(PIXEL, {
+            contentType: "image/gif",
+            headers: { "cache-control": "no-store, no-cache, must-revalidate, private" }
+          }))
+        ))
+      .handle("click", ({ path }) =>
+        tracking.click(path.send, /^\d{1,10}$/.test(path.link) ? Number(path.link) : 0, path.signature).pipe(
+          Effect.map((url) => HttpServerResponse.redirect(url, { status: 302, headers: { "cache-control": "no-store" } })),
+          Effect.catchTag("NotFound", notFound)
+        ))
+      .handle("unsubscribePage", ({ path }) =>
+        tracking.unsubscribeInfo(path.send, path.signature).pipe(
+          Effect.map((info) =>
+            info.unsubscribed
+              ? htmlPage("Unsubscribed", `<p>${escapeHtml(info.email)} is not subscribed${info.listName ? ` to ${escapeHtml(info.listName)}` : ""}.</p>`)
+              : htmlPage(
+                "Unsubscribe",
+                `<p>Stop mail from ${escapeHtml(info.listName ?? "this list")} to ${escapeHtml(info.email)}?</p>` +
+                  `<form method="post"><button type="submit">Unsubscribe</button></form>`
+              )
+          ),
+          Effect.catchTag("NotFound", notFound)
+        ))
+      .handle("unsubscribe", ({ path }) =>
+        tracking.unsubscribe(path.send, path.signature).pipe(
+          Effect.map((info) =>
+            info.redirect
+              ? HttpServerResponse.redirect(info.redirect, { status: 303 })
+              : htmlPage("Unsubscribed", `<p>${escapeHtml(info.email)} will get no more mail${info.listName ? ` from ${escapeHtml(info.listName)}` : ""}.</p>`)
+          ),
+          Effect.catchTag("NotFound", notFound)
+        ))
+      .handle("webview", ({ path }) =>
+        tracking.webview(path.campaign).pipe(
+          Effect.map((html) => HttpServerResponse.text(html, { contentType: "text/html; charset=utf-8" })),
+          Effect.catchTag("NotFound", notFound)
+        ))))

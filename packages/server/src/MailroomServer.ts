@@ -1,8 +1,8 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AppUrl, CampaignDelivery, JobWorker, Mailroom } from "@mailroom/core"
+import { AppUrl, CampaignDelivery, DeliveryOptions, JobWorker, Mailroom } from "@mailroom/core"
 import { HttpLive } from "@mailroom/http"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { mailerFromConfig } from "./mailerFromConfig.js"
 import { MarkedRenderer } from "./markdown.js"
 import type { ServerConfig } from "./ServerConfig.js"
@@ -27,7 +27,16 @@ export const MailroomFromConfig = (config: ServerConfig) =>
     Layer.provide(mailerFromConfig(config)),
     Layer.provideMerge(storageFromUrl(config.databaseUrl)),
     Layer.provide(Layer.succeed(AppUrl, config.appUrl)),
-    Layer.provide(MarkedRenderer)
+    Layer.provide(MarkedRenderer),
+    Layer.provide(Layer.effect(
+      DeliveryOptions,
+      Effect.map(DeliveryOptions, (defaults) => ({
+        ...defaults,
+        ratePerSecond: Math.max(0, config.deliveryRate),
+        concurrency: Math.max(1, config.deliveryConcurrency),
+        lease: Duration.seconds(Math.max(1, config.deliveryLeaseSeconds))
+      }))
+    ))
   )
 
 /**

@@ -13,9 +13,15 @@ export interface ServerConfig {
   readonly outboxDirectory: string
   /** Run the job worker inside the server process (WORKERS=false leaves jobs to `mailroom worker` processes). */
   readonly workers: boolean
+  /** Most campaign mails per second over all worker processes (0 = no limit). */
+  readonly deliveryRate: number
+  /** Campaign mails in flight at once per worker process. */
+  readonly deliveryConcurrency: number
+  /** How long a claimed batch of sends stays reserved for the worker that claimed it (crash recovery time). */
+  readonly deliveryLeaseSeconds: number
 }
 
-/** Reads PORT, HOST, DATABASE_URL, API_TOKEN, APP_URL, LOG_REQUESTS, SMTP_URL, OUTBOX_DIR and WORKERS, with defaults. */
+/** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
 export const ServerConfig: Config.Config<ServerConfig> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -25,7 +31,10 @@ export const ServerConfig: Config.Config<ServerConfig> = Config.all({
   logRequests: Config.boolean("LOG_REQUESTS").pipe(Config.withDefault(true)),
   smtpUrl: Config.string("SMTP_URL").pipe(Config.withDefault(""), Config.map((url) => url.trim() || null)),
   outboxDirectory: Config.string("OUTBOX_DIR").pipe(Config.withDefault("./data/outbox")),
-  workers: Config.boolean("WORKERS").pipe(Config.withDefault(true))
+  workers: Config.boolean("WORKERS").pipe(Config.withDefault(true)),
+  deliveryRate: Config.integer("DELIVERY_RATE").pipe(Config.withDefault(0)),
+  deliveryConcurrency: Config.integer("DELIVERY_CONCURRENCY").pipe(Config.withDefault(64)),
+  deliveryLeaseSeconds: Config.integer("DELIVERY_LEASE_SECONDS").pipe(Config.withDefault(120))
 }).pipe(
   Config.map(({ appUrl, ...config }) => ({
     ...config,

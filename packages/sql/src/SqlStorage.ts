@@ -5,6 +5,7 @@ import { MigrationsLive } from "./migrations/migrate.js"
 import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
 import { SqlCampaignLinkRepository } from "./repositories/SqlCampaignLinkRepository.js"
 import { SqlCampaignRepository } from "./repositories/SqlCampaignRepository.js"
+import { SqlRateBudget } from "./repositories/SqlRateBudget.js"
 import { SqlSendRepository } from "./repositories/SqlSendRepository.js"
 import { SqlSettingsRepository } from "./repositories/SqlSettingsRepository.js"
 import { SqlTrackingRepository } from "./repositories/SqlTrackingRepository.js"
@@ -32,5 +33,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlCampaignLinkRepository,
   SqlSettingsRepository,
   SqlTrackingRepository,
+  SqlRateBudget,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

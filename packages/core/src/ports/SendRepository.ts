@@ -15,7 +15,7 @@ export interface ListedSend {
 /** The outcome of one delivery attempt. */
 export type DeliveryResult =
   | { readonly _tag: "Sent"; readonly id: SendId; readonly transportMessageId: string | null }
-  | { readonly _tag: "Failed"; readonly id: SendId; readonly reason: string }
+  | { readonly _tag: "Failed"; readonly id: SendId; readonly reason: string; readonly bounced?: boolean }
   | { readonly _tag: "Retry"; readonly id: SendId; readonly reason: string; readonly retryAt: Date }
 
 /**

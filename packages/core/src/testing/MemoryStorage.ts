@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { RateBudget } from "../ports/RateBudget.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SettingsRepository } from "../ports/SettingsRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
@@ -17,6 +18,7 @@ import type { Storage } from "../usecases/Mailroom.js"
 import { makeMemoryApiTokenRepository } from "./memory/MemoryApiTokenRepository.js"
 import { makeMemoryCampaignLinkRepository } from "./memory/MemoryCampaignLinkRepository.js"
 import { makeMemoryCampaignRepository } from "./memory/MemoryCampaignRepository.js"
+import { makeMemoryRateBudget } from "./memory/MemoryRateBudget.js"
 import { makeMemorySendRepository } from "./memory/MemorySendRepository.js"
 import { makeMemorySettingsRepository } from "./memory/MemorySettingsRepository.js"
 import { makeMemoryEmailListRepository } from "./memory/MemoryEmailListRepository.js"
@@ -48,7 +50,8 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(SendRepository, makeMemorySendRepository(state)),
       Context.add(CampaignLinkRepository, makeMemoryCampaignLinkRepository(state)),
       Context.add(SettingsRepository, makeMemorySettingsRepository(state)),
-      Context.add(TrackingRepository, makeMemoryTrackingRepository(state))
+      Context.add(TrackingRepository, makeMemoryTrackingRepository(state)),
+      Context.add(RateBudget, makeMemoryRateBudget())
     )
   })
 )

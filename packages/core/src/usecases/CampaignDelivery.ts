@@ -10,8 +10,10 @@ import { CampaignRepository } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
+import { RateBudget } from "../ports/RateBudget.js"
 import { type DeliveryResult, SendRepository } from "../ports/SendRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { AppUrl } from "./AppUrl.js"
 import { CampaignActions } from "./CampaignActions.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
@@ -35,10 +37,13 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
     const segments = yield* SegmentRepository
     const links = yield* CampaignLinkRepository
     const suppressions = yield* SuppressionRepository
+    const tracking = yield* TrackingRepository
     const actions = yield* CampaignActions
     const signer = yield* UrlSigner
     const mailer = yield* Mailer
     const appUrl = yield* AppUrl
+    const options = yield* DeliveryOptions
+    const budget = yield* RateBudget
     const compiled = new Map<string, CompiledCampaign>()
 
     /** The campaign compiled once per version (its links registered for click tracking). */
@@ -66,7 +71,6 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
     /** Freezes the next slice of the audience; true when the whole audience has send rows. */
     const freezeStep = (campaign: Campaign, cursor: number) =>
       Effect.gen(function*() {
-        const options = yield* DeliveryOptions
         const segment = campaign.segmentId === null ? Option.none() : yield* segments.findById(campaign.segmentId)
         const { covered, lastSubscriberId } = yield* sends.freezeBatch({
           campaignId: campaign.id,
@@ -81,7 +85,6 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
 
     const deliverOne = (campaign: Campaign, mail: CompiledCampaign, send: ClaimedSend, suppressed: ReadonlySet<string>) =>
       Effect.gen(function*() {
-        const options = yield* DeliveryOptions
         const failed = (reason: string): DeliveryResult => ({ _tag: "Failed", id: send.id, reason })
         if (send.subscriber === null) return failed("The subscriber was deleted before the mail went out.")
         if (!send.subscriber.subscribed) return failed("The subscriber was no longer subscribed when the mail went out.")
@@ -99,17 +102,54 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           Effect.as<DeliveryResult>({ _tag: "Sent", id: send.id, transportMessageId: null }),
           Effect.catchAll((error) =>
             Effect.map(now, (at): DeliveryResult =>
-              error.permanent || send.attempts >= options.maxAttempts
+              error.permanent
+                ? { _tag: "Failed", id: send.id, reason: error.message, bounced: true }
+                : send.attempts >= options.maxAttempts
                 ? failed(error.message)
                 : { _tag: "Retry", id: send.id, reason: error.message, retryAt: new Date(at.getTime() + sendRetryMillis(send.attempts)) })
           )
         )
       })
 
+    /**
+     * How many of `want` mails may go now: all of them without a rate limit, else what the shared per-second budget
+     * grants (waiting for the next second when this one is used up), so the limit holds across worker processes.
+     */
+    const allowance = (want: number): Effect.Effect<number> =>
+      options.ratePerSecond <= 0 ? Effect.succeed(want) : Effect.gen(function*() {
+        for (;;) {
+          const at = yield* now
+          const granted = yield* budget.take("mailer:default", Math.min(want, options.ratePerSecond), options.ratePerSecond, at)
+          if (granted > 0) return granted
+          yield* Effect.sleep(Duration.millis(1000 - (at.getTime() % 1000) + 1))
+        }
+      })
+
+    /** SMTP 5xx answers are bounces: stored per send and counted on the campaign. */
+    const recordBounces = (campaign: Campaign, claimed: ReadonlyArray<ClaimedSend>, results: ReadonlyArray<DeliveryResult>, at: Date) =>
+      Effect.gen(function*() {
+        const bounced = results.filter((r) => r._tag === "Failed" && r.bounced === true)
+        if (bounced.length === 0) return
+        const byId = new Map(claimed.map((send) => [send.id as number, send]))
+        let first = 0
+        for (const result of bounced) {
+          const send = byId.get(result.id)!
+          const fresh = yield* tracking.recordBounce({
+            campaignId: campaign.id,
+            sendId: send.id,
+            subscriberId: send.subscriber?.id ?? null,
+            email: normalizeEmail(send.email),
+            type: "bounce",
+            at
+          })
+          if (fresh) first++
+        }
+        yield* campaigns.addCounters(campaign.id, { bounceCount: first }, at)
+      })
+
     /** Delivers one claimed batch of a campaign; the number of sends claimed. */
     const deliverBatch = (campaign: Campaign, list: EmailList) =>
       Effect.gen(function*() {
-        const options = yield* DeliveryOptions
         const at = yield* now
         const claimed = yield* sends.claim({
           campaignId: campaign.id,
@@ -122,10 +162,18 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         const suppressed = yield* suppressions.suppressedAmong(
           claimed.flatMap((send) => (send.subscriber === null ? [] : [normalizeEmail(send.subscriber.email)]))
         )
-        const results = yield* Effect.forEach(claimed, (send) => deliverOne(campaign, mail, send, suppressed), {
-          concurrency: options.concurrency
-        })
-        yield* sends.record(results, yield* now)
+        const results: Array<DeliveryResult> = []
+        for (let done = 0; done < claimed.length;) {
+          const granted = yield* allowance(claimed.length - done)
+          const chunk = claimed.slice(done, done + granted)
+          results.push(...yield* Effect.forEach(chunk, (send) => deliverOne(campaign, mail, send, suppressed), {
+            concurrency: options.concurrency
+          }))
+          done += chunk.length
+        }
+        const recordedAt = yield* now
+        yield* sends.record(results, recordedAt)
+        yield* recordBounces(campaign, claimed, results, recordedAt)
         return claimed.length
       })
 
@@ -176,7 +224,6 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
 
     /** Steps forever, pausing when idle; the server forks it, `mailroom worker` runs it. */
     const run = Effect.gen(function*() {
-      const options = yield* DeliveryOptions
       return yield* Effect.forever(
         step().pipe(
           Effect.catchAllCause((cause) => Effect.as(Effect.logError("Delivery step failed", cause), 0)),

@@ -21,6 +21,7 @@ export class JobWorkerOptions extends Context.Reference<JobWorkerOptions>()("@ma
 export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker", {
   effect: Effect.gen(function*() {
     const queue = yield* JobQueue
+    const options = yield* JobWorkerOptions
     const confirmations = yield* ConfirmationMails
     const mailer = yield* Mailer
     const testMails = yield* CampaignTestMails
@@ -57,7 +58,6 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
 
     /** Claims and runs one batch of due jobs; the number of jobs run. */
     const runDue = Effect.fn("JobWorker.runDue")(function*() {
-      const options = yield* JobWorkerOptions
       const at = yield* now
       const jobs = yield* queue.claim({
         now: at,
@@ -77,7 +77,6 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
 
     /** Polls forever; run it in a fiber (the server forks it; `mailroom worker` runs only this). */
     const run = Effect.gen(function*() {
-      const options = yield* JobWorkerOptions
       return yield* Effect.forever(
         runDue().pipe(
           Effect.catchAllCause((cause) => Effect.as(Effect.logError("Job worker poll failed", cause), 0)),

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import type { CampaignRepository } from "../ports/CampaignRepository.js"
+import type { RateBudget } from "../ports/RateBudget.js"
 import type { SendRepository } from "../ports/SendRepository.js"
 import type { SettingsRepository } from "../ports/SettingsRepository.js"
 import type { EmailListRepository } from "../ports/EmailListRepository.js"
@@ -50,6 +51,7 @@ export type Storage =
   | CampaignLinkRepository
   | SettingsRepository
   | TrackingRepository
+  | RateBudget
   | Transactor
 
 /** Every use case of Mailroom. */

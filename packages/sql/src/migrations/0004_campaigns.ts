@@ -82,6 +82,11 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     unique_click_count INTEGER NOT NULL DEFAULT 0
   )`,
   `CREATE UNIQUE INDEX campaign_links_url ON campaign_links (campaign_id, url)`,
+  `CREATE TABLE rate_budgets (
+    key TEXT PRIMARY KEY,
+    second BIGINT NOT NULL,
+    used INTEGER NOT NULL
+  )`,
   `CREATE TABLE settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -1,5 +1,6 @@
 /** Shared pieces of the HTTP benchmarks: a keep-alive client, a closed-loop load generator and server start-up. */
 import { type ChildProcess, execSync, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { cpus } from "node:os"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -79,18 +80,32 @@ export const load = async (
   }
 }
 
-/** Starts the compiled server (as `npm start` runs it) and waits until it answers. */
-export const startServer = async (databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> => {
-  const child = spawn("node", ["packages/server/dist/main.js", "serve"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
+/** Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database. */
+export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
+  spawn("node", ["packages/server/dist/main.js", command], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "ignore", "inherit"]
   })
+
+/** Starts the compiled server (as `npm start` runs it) and waits until it answers. */
+export const startServer = async (databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> => {
+  const child = startProcess("serve", databaseUrl, { PORT: String(port), ...env })
   for (let attempt = 0; attempt < 300; attempt++) {
     const up = await call(port, "GET", "/api/templates?per_page=1").then((r) => r.status === 200, () => false)
     if (up) return child
     await sleep(100)
   }
   throw new Error("server did not start")
+}
+
+/** Peak resident memory (VmHWM) of a running process in MB, from /proc (0 where /proc is missing). */
+export const peakRssMb = (pid: number | undefined): number => {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8")
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+  } catch {
+    return 0
+  }
 }
 
 /** Stops a server started by startServer. */

@@ -1,0 +1,111 @@
+/**
+ * Send benchmark: 100,000 subscribers, a ~30 KB personalised HTML mail with 10 tracked links, into a loopback SMTP
+ * sink (its own process). Measures the time from POST send to status `sent` and the peak RSS of each Mailroom process:
+ * SQLite with the workers inside the server, and Postgres with 3 `mailroom worker` processes.
+ * Usage: npm run bench:send [-- --count 100000]
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { rmSync } from "node:fs"
+import { setTimeout as sleep } from "node:timers/promises"
+import {
+  arg,
+  call,
+  closeClient,
+  machine,
+  peakRssMb,
+  PG_URL,
+  resetPostgres,
+  startProcess,
+  startServer,
+  stopServer
+} from "../lib.js"
+import { seedPostgres, seedSqlite } from "../subscribers/seed.js"
+
+const COUNT = arg("count", 100_000)
+const WORKERS = arg("workers", 3)
+const SMTP_PORT = 2625
+const STATUS_PORT = 2626
+const SQLITE_FILE = "./bench/send/data/bench.db"
+
+const sinkStatus = async () =>
+  JSON.parse(await (await fetch(`http://127.0.0.1:${STATUS_PORT}/`)).text()) as {
+    messages: number
+    recipients: number
+    duplicates: number
+  }
+
+const startSink = async (): Promise<ChildProcess> => {
+  const sink = spawn(process.execPath, ["--import", "tsx", "bench/send/sink.ts", String(SMTP_PORT), String(STATUS_PORT)], {
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  for (let i = 0; i < 100; i++) {
+    if (await sinkStatus().then(() => true, () => false)) return sink
+    await sleep(100)
+  }
+  throw new Error("sink did not start")
+}
+
+/** About 30 KB of HTML with 10 links and personal placeholders. */
+const html = () => {
+  const links = Array.from({ length: 10 }, (_, i) => `<p><a href="https://example.com/articles/${i + 1}?ref=news">Article ${i + 1}</a></p>`)
+  const filler = Array.from({ length: 110 }, (_, i) =>
+    `<p style="font-family:Georgia,serif;color:#333">Paragraph ${i}: Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`)
+  return `<!doctype html><html><body><h1>Hello {{ subscriber.first_name }}</h1>${links.join("")}${filler.join("")}` +
+    `<p>Sent to {{ subscriber.email }}. <a href="::unsubscribeUrl::">Unsubscribe</a></p></body></html>`
+}
+
+const rows: Array<string> = []
+for (const store of ["sqlite", "postgres"] as const) {
+  const sink = await startSink()
+  try {
+    if (store === "sqlite") rmSync("bench/send/data", { recursive: true, force: true })
+    const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
+    const port = 3980 + rows.length
+    const env = { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, APP_URL: "https://mail.example.com" }
+    let server = await startServer(databaseUrl, port, { ...env, WORKERS: "false" })
+    const created = await call(port, "POST", "/api/email-lists", JSON.stringify({ name: "Bench", default_from_email: "news@example.com" }))
+    const list = JSON.parse(created.text).data as { id: number; uuid: string }
+    await stopServer(server)
+    if (store === "sqlite") seedSqlite(SQLITE_FILE, list.id, COUNT)
+    else seedPostgres(PG_URL, list.id, COUNT)
+    const eligible = COUNT - Math.floor(COUNT / 20) - Math.floor((COUNT + 19) / 20)
+    server = await startServer(databaseUrl, port, { ...env, WORKERS: store === "sqlite" ? "true" : "false" })
+    const workers = store === "sqlite" ? [] : Array.from({ length: WORKERS }, () => startProcess("worker", databaseUrl, env))
+    try {
+      const campaign = JSON.parse((await call(port, "POST", "/api/campaigns", JSON.stringify({
+        name: "Bench campaign",
+        email_list_uuid: list.uuid,
+        subject: "News for {{ subscriber.first_name }}",
+        html: html()
+      }))).text).data as { uuid: string }
+      const before = (await sinkStatus()).messages
+      const start = performance.now()
+      await call(port, "POST", `/api/campaigns/${campaign.uuid}/send`)
+      let status = "sending"
+      while (status !== "sent") {
+        await sleep(200)
+        status = JSON.parse((await call(port, "GET", `/api/campaigns/${campaign.uuid}`)).text).data.status
+      }
+      const seconds = (performance.now() - start) / 1000
+      const sunk = await sinkStatus()
+      const rss = [server, ...workers].map((p) => peakRssMb(p.pid))
+      const line = `| ${store} | ${store === "sqlite" ? "server (1 process)" : `${WORKERS} worker processes`} | ${eligible} | ` +
+        `${seconds.toFixed(1)} | ${(eligible / seconds).toFixed(0)} | ${sunk.messages - before} | ${sunk.duplicates} | ` +
+        `${rss.map((mb) => mb.toFixed(0)).join(" / ")} |`
+      console.log(line)
+      rows.push(line)
+    } finally {
+      for (const worker of workers) worker.kill("SIGTERM")
+      await stopServer(server)
+    }
+  } finally {
+    sink.kill("SIGTERM")
+    await sleep(300)
+  }
+}
+
+console.log(`\n${machine()}; ${COUNT} subscribers seeded (90 % subscribed), ~30 KB HTML, 10 tracked links, personalised.`)
+console.log("| store | workers | mails | seconds | mails/s | sink got | duplicates | peak RSS MB (server / workers) |")
+console.log("|---|---|---|---|---|---|---|---|")
+for (const row of rows) console.log(row)
+closeClient()

@@ -135,7 +135,7 @@ export const SqlCampaignRepository = Layer.effect(
       },
       saveAudienceProgress: (id, cursor, frozenAt) =>
         sql`UPDATE campaigns SET audience_cursor = CASE WHEN audience_cursor > ${cursor} THEN audience_cursor ELSE ${cursor} END,
-            audience_frozen_at = ${frozenAt?.toISOString() ?? null} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+            audience_frozen_at = COALESCE(audience_frozen_at, ${frozenAt?.toISOString() ?? null}) WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

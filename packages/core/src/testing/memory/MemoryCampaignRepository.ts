@@ -93,7 +93,7 @@ export const makeMemoryCampaignRepository = (state: MemoryState) => {
     saveAudienceProgress: (id, cursor, frozenAt) =>
       Effect.sync(() => {
         const existing = rows().get(id)
-        if (existing !== undefined) change(id, { audienceCursor: Math.max(existing.audienceCursor, cursor), audienceFrozenAt: frozenAt })
+        if (existing !== undefined) change(id, { audienceCursor: Math.max(existing.audienceCursor, cursor), audienceFrozenAt: existing.audienceFrozenAt ?? frozenAt })
       })
   })
 }

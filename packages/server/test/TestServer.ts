@@ -8,6 +8,7 @@ import { PostgresIsolatedStorage } from "@mailroom/postgres"
 import { SqliteStorage } from "@mailroom/sqlite"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { WorkerLive } from "../src/MailroomServer.js"
+import { MarkedRenderer } from "../src/markdown.js"
 import { SeedToken } from "../src/SeedToken.js"
 
 /** The stores every black-box test runs against. */
@@ -111,6 +112,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
     Layer.provideMerge(options.mailer ?? MemoryMailer),
     Layer.provide(storage(store)),
     Layer.provide(Layer.succeed(AppUrl, APP_URL)),
+    Layer.provide(MarkedRenderer),
     Layer.orDie
   )
 }

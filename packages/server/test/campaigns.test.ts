@@ -83,7 +83,7 @@ describe.each(stores)("campaigns CRUD on %s", (store) => {
       Effect.gen(function*() {
         const { call } = yield* TestServer
         const list = yield* newList
-        expectValidation(yield* post({}), ["name", "email_list_uuid"])
+        expectValidation(yield* post({}), ["name"])
         expectValidation(yield* post({ email_list_uuid: list }), ["name"])
         expectValidation(yield* post({ name: "   ", email_list_uuid: list }), ["name"])
         expectValidation(yield* post({ name: "x" }), ["email_list_uuid"])

@@ -3,16 +3,20 @@ import { EmailText, Flag, NullableText, optional, optionalNullable, required, Re
 
 /** `Y-m-d H:i:s` (UTC), e.g. `2026-12-01 09:30:00`. */
 export const ScheduleAt = Schema.String.pipe(
-  Schema.filter((text) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text.replace(" ", "T")}Z`)), {
-    message: () => "The schedule at field must match the format Y-m-d H:i:s."
-  })
+  Schema.filter((text) => {
+    if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text)) return false
+    const parsed = new Date(`${text.replace(" ", "T")}Z`)
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === text.replace(" ", "T")
+  }, { message: () => "The schedule at field must be a valid date in the format Y-m-d H:i:s." })
 )
 
 /** Body of campaign create and update (update is a full replace: absent fields take their defaults). */
 export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")({
   name: required("name", RequiredText("name")),
-  emailListUuid: optionalNullable("email_list_uuid", Schema.String),
-  emailListId: optionalNullable("email_list_id", Schema.Int),
+  emailListUuid: required(
+    "email_list_uuid",
+    Schema.String.annotations({ message: () => "The email list uuid field must be a string." })
+  ),
   templateUuid: optionalNullable("template_uuid", Schema.String),
   fields: optionalNullable(
     "fields",
@@ -33,6 +37,26 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
   addSubscriberLinkTags: optionalNullable("add_subscriber_link_tags", Flag("add_subscriber_link_tags")),
   disableWebview: optionalNullable("disable_webview", Flag("disable_webview"))
 }) {}
+
+/** A JSON object body. */
+const Body = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+/**
+ * The campaign body as it arrives: the integer `email_list_id` of older clients is accepted in place of
+ * `email_list_uuid`, then the body decodes as CampaignInput (every invalid field reported at once).
+ */
+export const CampaignPayload = Schema.compose(
+  Schema.transform(Body, Body, {
+    strict: true,
+    decode: (body) =>
+      body["email_list_uuid"] == null && body["email_list_id"] != null
+        ? { ...body, email_list_uuid: String(body["email_list_id"]) }
+        : body,
+    encode: (body) => body
+  }),
+  CampaignInput,
+  { strict: false }
+)
 
 /** Body of POST /campaigns/{campaign}/send-test: one address or up to 10, comma-separated. */
 export class SendTestInput extends Schema.Class<SendTestInput>("SendTestInput")({

@@ -202,6 +202,14 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           yield* campaigns.transition(campaign.id, ["sending"], "cancelled", { sentAt: at, updatedAt: at })
           continue
         }
+        if (campaign.segmentId !== null) {
+          const segment = yield* segments.findById(campaign.segmentId)
+          if (Option.isNone(segment) || segment.value.emailListId !== campaign.emailListId) {
+            yield* campaigns.transition(campaign.id, ["sending"], "paused", { updatedAt: yield* now })
+            yield* Effect.logWarning(`Campaign ${campaign.uuid} paused: its segment no longer exists in its list.`)
+            continue
+          }
+        }
         if (campaign.audienceFrozenAt === null) {
           const { cursor, done } = yield* freezeStep(campaign, campaign.audienceCursor)
           yield* campaigns.saveAudienceProgress(campaign.id, cursor, done ? yield* now : null)

@@ -41,15 +41,12 @@ export class Campaigns extends Effect.Service<Campaigns>()("@mailroom/Campaigns"
     const contentOf = (input: CampaignInput) =>
       Effect.gen(function*() {
         const errors: Record<string, Array<string>> = {}
-        const listRef = input.emailListUuid ?? (input.emailListId === undefined ? undefined : String(input.emailListId))
-        const list = listRef === undefined
-          ? Option.none()
-          : yield* Option.match(parseUuid(listRef), {
-            onSome: (uuid) => lists.findByUuid(uuid as never),
-            onNone: () => Option.match(parseIntId(listRef), { onSome: (id) => lists.findById(id as never), onNone: () => Effect.succeedNone })
-          })
-        if (listRef === undefined) errors["email_list_uuid"] = ["The email list uuid field is required."]
-        else if (Option.isNone(list)) errors["email_list_uuid"] = ["The selected email list uuid is invalid."]
+        const listRef = input.emailListUuid.trim()
+        const list = yield* Option.match(parseUuid(listRef), {
+          onSome: (uuid) => lists.findByUuid(uuid as never),
+          onNone: () => Option.match(parseIntId(listRef), { onSome: (id) => lists.findById(id as never), onNone: () => Effect.succeedNone })
+        })
+        if (Option.isNone(list)) errors["email_list_uuid"] = ["The selected email list uuid is invalid."]
         const segment = input.segmentUuid === undefined || Option.isNone(parseUuid(input.segmentUuid))
           ? Option.none()
           : yield* segments.findByUuid(parseUuid(input.segmentUuid).pipe(Option.getOrThrow) as never)

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CampaignCollection, CampaignInput, SendTestInput } from "@mailroom/core"
+import { CampaignCollection, CampaignPayload, SendTestInput } from "@mailroom/core"
 import { Schema } from "effect"
 import {
   CampaignConflictError,
@@ -31,7 +31,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.post("create", "/campaigns")
-      .setPayload(allErrors(CampaignInput))
+      .setPayload(allErrors(CampaignPayload))
       .addSuccess(Data(CampaignResource), { status: 201 })
       .addError(ValidationFailedError)
       .annotate(OpenApi.Description, "A draft, or scheduled when schedule_at (`Y-m-d H:i:s`, UTC) is given.")
@@ -40,7 +40,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   .add(
     HttpApiEndpoint.put("update", "/campaigns/:campaign")
       .setPath(CampaignPath)
-      .setPayload(allErrors(CampaignInput))
+      .setPayload(allErrors(CampaignPayload))
       .addSuccess(Data(CampaignResource))
       .addError(NotFoundError)
       .addError(ValidationFailedError)

@@ -13,6 +13,7 @@ import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { TagRepository } from "../ports/TagRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { AppUrl } from "./AppUrl.js"
@@ -32,6 +33,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const subscribers = yield* SubscriberRepository
     const suppressions = yield* SuppressionRepository
     const lists = yield* EmailListRepository
+    const tags = yield* TagRepository
     const tracking = yield* TrackingRepository
     const signer = yield* UrlSigner
     const { withTransaction } = yield* Transactor
@@ -45,12 +47,23 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         return Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (listed) => listed.send)
       })
 
+    /** With `add_subscriber_tags`, tags the subscriber `campaign-<uuid>-opened` or `-clicked` (system tags). */
+    const tagSubscriber = (send: Send, event: "opened" | "clicked", at: Date) =>
+      Effect.gen(function*() {
+        if (send.campaignId === null || send.subscriberId === null) return
+        const campaign = yield* campaigns.findById(send.campaignId)
+        if (Option.isNone(campaign) || !campaign.value.addSubscriberTags || campaign.value.emailListId === null) return
+        const [tag] = yield* tags.ensure(campaign.value.emailListId, [`campaign-${campaign.value.uuid}-${event}`], "mailcoach", at)
+        if (tag !== undefined) yield* subscribers.addTags(send.subscriberId, [tag.id])
+      })
+
     const countOpen = (send: Send, at: Date) =>
       Effect.gen(function*() {
         const { counted, first } = yield* tracking.recordOpen(send.id, at, OPEN_DEBOUNCE_MS)
         if (counted && send.campaignId !== null) {
           yield* campaigns.addCounters(send.campaignId, { openCount: 1, uniqueOpenCount: first ? 1 : 0 }, at)
         }
+        if (first) yield* tagSubscriber(send, "opened", at)
       })
 
     /** Records an open from the pixel (unknown or forged links are ignored). */
@@ -70,6 +83,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         const at = yield* now
         const { firstForSend } = yield* tracking.recordClick(send.value.id, link.id, at)
         yield* campaigns.addCounters(link.campaignId, { clickCount: 1, uniqueClickCount: firstForSend ? 1 : 0 }, at)
+        if (firstForSend) yield* tagSubscriber(send.value, "clicked", at)
         if (send.value.openCount === 0) yield* countOpen(send.value, at)
       }))
       return target

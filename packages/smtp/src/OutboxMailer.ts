@@ -3,8 +3,7 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Mailer, MailError } from "@mailroom/core"
 import { Clock, Effect, Layer } from "effect"
-import nodemailer from "nodemailer"
-import { toSendMailOptions } from "./internal/message.js"
+import { renderMail } from "./internal/mime.js"
 
 /** Options of the .eml outbox. */
 export interface OutboxMailerOptions {
@@ -17,17 +16,14 @@ const fileStamp = (millis: number): string => new Date(millis).toISOString().rep
 const failure = (what: string) => (error: unknown) =>
   new MailError({ message: `${what}: ${error instanceof Error ? error.message : String(error)}`, permanent: false })
 
-/** A Mailer that writes each message as a complete MIME file `<directory>/<timestamp>-<random>.eml` (written to a temp name, then renamed). */
+/** A Mailer that writes each message (the same bytes SmtpMailer sends) as a complete MIME file `<directory>/<timestamp>-<random>.eml` (written to a temp name, then renamed). */
 export const OutboxMailer = (options: OutboxMailerOptions): Layer.Layer<Mailer> =>
-  Layer.sync(Mailer, () => {
-    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
-    return Mailer.of({
+  Layer.succeed(
+    Mailer,
+    Mailer.of({
       send: (message) =>
         Effect.gen(function*() {
-          const info = yield* Effect.tryPromise({
-            try: () => transport.sendMail(toSendMailOptions(message)),
-            catch: failure("Could not build the message")
-          })
+          const mail = yield* renderMail(message)
           const now = yield* Clock.currentTimeMillis
           const name = `${fileStamp(now)}-${randomBytes(6).toString("hex")}.eml`
           const temp = join(options.directory, `.${name}.tmp`)
@@ -35,8 +31,7 @@ export const OutboxMailer = (options: OutboxMailerOptions): Layer.Layer<Mailer> 
             try: async () => {
               await mkdir(options.directory, { recursive: true })
               try {
-                if (!Buffer.isBuffer(info.message)) throw new Error("nodemailer returned a stream instead of a buffer")
-                await writeFile(temp, info.message)
+                await writeFile(temp, mail.raw)
                 await rename(temp, join(options.directory, name))
               } catch (error) {
                 await rm(temp, { force: true })
@@ -47,4 +42,4 @@ export const OutboxMailer = (options: OutboxMailerOptions): Layer.Layer<Mailer> 
           })
         }).pipe(Effect.withSpan("OutboxMailer.send"))
     })
-  })
+  )

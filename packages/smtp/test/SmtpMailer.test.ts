@@ -99,6 +99,28 @@ describe("SmtpMailer", () => {
       expect(sink.received).toHaveLength(1)
     }))
 
+  it.scopedLive("sends the HTML unchanged and the text readable, also with lines that start with a dot", () =>
+    Effect.gen(function*() {
+      const sink = yield* smtpSink
+      const html = "<p>Olá 😀</p>\n.\n..two dots\n" + "<p>long line</p>".repeat(500)
+      yield* send(sink.url, { ...message, html, text: "first\n.\n.. dots\nlast" })
+      const [mail] = yield* Effect.promise(() => sink.waitFor(1))
+      const { body, headers } = parseEml(mail!.raw)
+      const parts = mimeParts(body, /boundary="([^"]+)"/.exec(headers.get("content-type") ?? "")![1]!)
+      expect(parts[1]?.body).toBe(html)
+      expect(parts[0]?.headers.get("content-transfer-encoding")).toBe("7bit")
+      expect(parts[0]?.body).toBe("first\n.\n.. dots\nlast\n")
+    }))
+
+  it.scopedLive("a message that cannot be written is a permanent MailError, and nothing is sent", () =>
+    Effect.gen(function*() {
+      const sink = yield* smtpSink
+      const error = yield* Effect.flip(send(sink.url, { ...message, to: { email: "ana@example.org\r\nRCPT TO:<x@example.net>" } }))
+      expect(error.permanent).toBe(true)
+      expect(error.message).toMatch(/^Invalid message: Invalid To address/)
+      expect(sink.received).toHaveLength(0)
+    }))
+
   it.live("connection refused is a temporary MailError", () =>
     Effect.gen(function*() {
       const port = yield* closedPort

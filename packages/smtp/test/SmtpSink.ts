@@ -85,6 +85,8 @@ export const startSmtpSink = async (): Promise<SmtpSinkHandle> => {
     }
   })
 
+  // A client that dies mid-message (a killed worker) surfaces as a server "error"; a sink must shrug it off.
+  server.on("error", () => undefined)
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject)
     server.listen(0, "127.0.0.1", () => {

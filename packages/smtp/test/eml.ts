@@ -29,7 +29,7 @@ export const decodeQuotedPrintable = (text: string): string => {
   return Buffer.from(bytes).toString("utf8")
 }
 
-/** The MIME parts of a multipart body, each parsed like a message, with quoted-printable bodies decoded. */
+/** The MIME parts of a multipart body, each parsed like a message, with quoted-printable and base64 bodies decoded. */
 export const mimeParts = (body: string, boundary: string) =>
   body
     .split(`--${boundary}`)
@@ -38,5 +38,22 @@ export const mimeParts = (body: string, boundary: string) =>
     .map((part) =>
       part.headers.get("content-transfer-encoding") === "quoted-printable"
         ? { ...part, body: decodeQuotedPrintable(part.body) }
+        : part.headers.get("content-transfer-encoding") === "base64"
+        ? { ...part, body: Buffer.from(part.body, "base64").toString("utf8") }
         : part
     )
+
+/** Decodes RFC 2047 encoded-words (B and Q, UTF-8); whitespace between two adjacent encoded-words is dropped. */
+export const decodeWords = (value: string): string =>
+  value
+    .replace(/(\?=)\s+(?==\?)/g, "$1")
+    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      kind.toLowerCase() === "b"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : decodeQuotedPrintable(text.replace(/_/g, " ")))
+
+/** Splits a raw message into its header lines as sent (folded lines kept apart) and checks the line rules. */
+export const rawLines = (raw: string): ReadonlyArray<string> => {
+  if (/\r(?!\n)|(?<!\r)\n/.test(raw)) throw new Error("a line break that is not CRLF")
+  return raw.split("\r\n")
+}

@@ -5,6 +5,7 @@ import type { MakeStorage } from "./suite/fixtures.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
 import { segmentContract } from "./suite/segmentContract.js"
 import { subscriberContract } from "./suite/subscriberContract.js"
+import { subscriberQueryContract } from "./suite/subscriberQueryContract.js"
 import { suppressionContract } from "./suite/suppressionContract.js"
 import { tagContract } from "./suite/tagContract.js"
 import { templateContract } from "./suite/templateContract.js"
@@ -22,6 +23,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     tagContract(makeStorage)
     segmentContract(makeStorage)
     subscriberContract(makeStorage)
+    subscriberQueryContract(makeStorage)
     jobQueueContract(makeStorage)
     transactorContract(makeStorage)
   })

@@ -1,4 +1,4 @@
-const placeholder = /\[\[\[\s*([A-Za-z0-9_-]+)(?:\s*:\s*([A-Za-z0-9_-]+))?\s*\]\]\]/g
+import { templatePlaceholder } from "./Template.js"
 
 /** Fills a template's `[[[field]]]` slots with the campaign's field values; `markdown` fields are converted first. */
 export const fillTemplate = (
@@ -6,7 +6,7 @@ export const fillTemplate = (
   fields: Readonly<Record<string, string>>,
   markdown: (text: string) => string
 ): string =>
-  html.replace(placeholder, (_, name: string, type: string | undefined) => {
+  html.replace(templatePlaceholder, (_, name: string, type: string | undefined) => {
     const value = fields[name] ?? ""
     return type?.toLowerCase() === "markdown" ? markdown(value) : value
   })

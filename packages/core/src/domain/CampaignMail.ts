@@ -3,6 +3,7 @@
  * joining the parts with that subscriber's values (no parsing per mail). Links are replaced by signed click
  * URLs, an open pixel is added, and the unsubscribe URL goes into the List-Unsubscribe headers (RFC 8058).
  */
+import { escapeHtml } from "./Html.js"
 
 /** What a rendered mail may mention of its recipient. */
 export interface Recipient {
@@ -34,9 +35,6 @@ export interface CampaignContext {
 }
 
 type Part = string | ((send: SendContext) => string)
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
 const attribute = (recipient: Recipient, path: string): string | undefined => {
   const key = path.replace(/^extra_attributes\./, "")

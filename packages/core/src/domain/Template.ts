@@ -19,12 +19,13 @@ export interface TemplateField {
   readonly type: string
 }
 
-const placeholder = /\[\[\[\s*([A-Za-z0-9_-]+)(?:\s*:\s*([A-Za-z0-9_-]+))?\s*\]\]\]/g
+/** A template slot: `[[[name]]]` or `[[[name:type]]]` (name in group 1, type in group 2). */
+export const templatePlaceholder = /\[\[\[\s*([A-Za-z0-9_-]+)(?:\s*:\s*([A-Za-z0-9_-]+))?\s*\]\]\]/g
 
 /** The fields a template's html declares; a template without placeholders has the single field `html`. */
 export const templateFields = (html: string): ReadonlyArray<TemplateField> => {
   const fields = new Map<string, string>()
-  for (const match of html.matchAll(placeholder)) {
+  for (const match of html.matchAll(templatePlaceholder)) {
     if (!fields.has(match[1]!)) fields.set(match[1]!, match[2] ?? "editor")
   }
   return fields.size === 0 ? [{ name: "html", type: "editor" }] : [...fields].map(([name, type]) => ({ name, type }))

@@ -9,14 +9,12 @@ import { Mailer, type MailMessage } from "../ports/Mailer.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { AppUrl } from "./AppUrl.js"
 import { now } from "./now.js"
+import { escapeHtml } from "../domain/Html.js"
 
 /** Job kind of a confirmation mail. */
 export const CONFIRMATION_MAIL = "confirmation-mail"
 
 const Payload = Schema.Struct({ subscriberId: SubscriberId })
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
 /** The confirmation link of a subscriber: opening it confirms the address. */
 export const confirmationUrl = (appUrl: string, subscriber: Subscriber): string => `${appUrl}/confirm/${subscriber.uuid}`

@@ -1,7 +1,5 @@
 import { Context } from "effect"
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+import { escapeHtml } from "../domain/Html.js"
 
 /**
  * Converts Markdown template fields (`[[[content:markdown]]]`) to HTML. The default keeps paragraphs only;

@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { type ConfirmationOutcome, SubscriberActions } from "@mailroom/core"
+import { type ConfirmationOutcome, escapeHtml, SubscriberActions } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
-import { escapeHtml, htmlPage } from "./htmlPage.js"
+import { htmlPage } from "./htmlPage.js"
 
 const messages: Record<ConfirmationOutcome, readonly [string, string]> = {
   "confirmed": ["Subscription confirmed", "Thank you: you are now subscribed to"],

@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Tracking } from "@mailroom/core"
+import { escapeHtml, Tracking } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
-import { escapeHtml, htmlPage } from "./htmlPage.js"
+import { htmlPage } from "./htmlPage.js"
 
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
 

@@ -1,8 +1,5 @@
 import { HttpServerResponse } from "@effect/platform"
-
-/** Escapes text for HTML. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+import { escapeHtml } from "@mailroom/core"
 
 /** A small, self-contained HTML page (confirmation, unsubscribe). `body` is trusted HTML. */
 export const htmlPage = (title: string, body: string, status = 200) =>

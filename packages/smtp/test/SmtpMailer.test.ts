@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Mailer, type MailMessage } from "@mailroom/core"
 import { SmtpMailer } from "@mailroom/smtp"
 import { Cause, Context, Effect, Exit, Layer } from "effect"
-import { htmlToText } from "../src/internal/message.js"
+import { htmlToText } from "@mailroom/core"
 import { mimeParts, parseEml } from "./eml.js"
 import { smtpSink } from "./SmtpSink.js"
 

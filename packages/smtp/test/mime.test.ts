@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { MailMessage } from "@mailroom/core"
 import { buildMime, encodedWords, MimeError, quotedPrintable } from "../src/internal/mime.js"
-import { htmlToText } from "../src/internal/message.js"
+import { htmlToText } from "@mailroom/core"
 import { decodeQuotedPrintable, decodeWords, mimeParts, parseEml, rawLines } from "./eml.js"
 
 const base: MailMessage = {

@@ -4,6 +4,7 @@
  * URLs, an open pixel is added, and the unsubscribe URL goes into the List-Unsubscribe headers (RFC 8058).
  */
 import { escapeHtml } from "./Html.js"
+import { htmlToText } from "./HtmlText.js"
 
 /** What a rendered mail may mention of its recipient. */
 export interface Recipient {
@@ -83,11 +84,26 @@ export const trackableLinks = (html: string): Array<string> => {
 
 const token = /\{\{\s*(subscriber|campaign|list)\.([A-Za-z0-9_.-]+)\s*\}\}|::([A-Za-z0-9_.]+)::|%3A%3A([A-Za-z0-9_.]+)%3A%3A|href\s*=\s*"(https?:\/\/[^"]+)"/gi
 
-/** Compiles a text (html or subject) into parts; `html` escapes values and rewrites links. */
-const compile = (source: string, context: CampaignContext, html: boolean): ReadonlyArray<Part> => {
+/**
+ * How a source is compiled: `escape` HTML-escapes per-send values, `escapeFixed` the campaign's own (list and campaign
+ * names), `links` rewrites `href`s to tracked URLs.
+ */
+interface Mode {
+  readonly escape: boolean
+  readonly escapeFixed: boolean
+  readonly links: boolean
+}
+
+/** Compiles a text (html or subject) into parts, as `mode` says. */
+const compile = (source: string, context: CampaignContext, mode: Mode): ReadonlyArray<Part> => {
   const parts: Array<Part> = []
-  const value = (text: string) => (html ? escapeHtml(text) : text)
+  const value = (text: string) => (mode.escape ? escapeHtml(text) : text)
+  const fixed = (text: string) => (mode.escapeFixed ? escapeHtml(text) : text)
   const urls = (send: SendContext) => sendUrls(context.appUrl, send)
+  // the same placeholder gives the same part, so the text fallback can tell a link labelled with its own URL
+  const seen = new Map<string, Part>()
+  const once = (key: string, part: Part | undefined) =>
+    part === undefined || typeof part === "string" ? part : seen.get(key) ?? (seen.set(key, part), part)
   let last = 0
   for (const match of source.matchAll(token)) {
     const [whole, scope, mustache, legacy, encoded, href] = match
@@ -96,7 +112,7 @@ const compile = (source: string, context: CampaignContext, html: boolean): Reado
       const kind = scope.toLowerCase()
       part = kind === "subscriber"
         ? (send) => value(attribute(send.recipient, mustache) ?? "")
-        : value(kind === "campaign" ? (mustache === "name" ? context.campaignName : "") : mustache === "name" ? context.listName : "")
+        : fixed(kind === "campaign" ? (mustache === "name" ? context.campaignName : "") : mustache === "name" ? context.listName : "")
     } else if (legacy !== undefined || encoded !== undefined) {
       const name = (legacy ?? encoded)!
       const wrap = (text: string) => (encoded !== undefined ? encodeURIComponent(text) : text)
@@ -104,8 +120,8 @@ const compile = (source: string, context: CampaignContext, html: boolean): Reado
       else if (name === "webviewUrl") part = wrap(`${context.appUrl}/webview/${context.campaignUuid}`)
       else if (name === "sendUuid") part = (send) => wrap(send.sendUuid)
       else if (name === "subscriber.uuid") part = (send) => wrap(send.recipient.uuid)
-      else if (name === "list.name") part = value(context.listName)
-      else if (name === "campaign.name") part = value(context.campaignName)
+      else if (name === "list.name") part = fixed(context.listName)
+      else if (name === "campaign.name") part = fixed(context.campaignName)
       else if (name.startsWith("subscriber.")) {
         const path = name.slice("subscriber.".length)
         part = (send) => {
@@ -113,14 +129,19 @@ const compile = (source: string, context: CampaignContext, html: boolean): Reado
           return found === undefined ? whole : wrap(value(found))
         }
       }
-    } else if (href !== undefined && html) {
+    } else if (href !== undefined && mode.links) {
       const original = href.trim().replace(/&amp;/g, "&")
       const linkId = context.linkIds?.get(original)
-      if (linkId !== undefined) part = (send) => `href="${urls(send).click(linkId)}"`
-      else if (context.utmTags) part = `href="${escapeHtml(withUtmTags(original, context.campaignName))}"`
+      if (linkId !== undefined) part = once(whole, (send) => urls(send).click(linkId))
+      else if (context.utmTags) part = escapeHtml(withUtmTags(original, context.campaignName))
+      if (part !== undefined) {
+        parts.push(source.slice(last, match.index), "href=\"", part, "\"")
+        last = match.index + whole.length
+      }
+      continue
     }
     if (part === undefined) continue
-    parts.push(source.slice(last, match.index), part)
+    parts.push(source.slice(last, match.index), once(whole, part)!)
     last = match.index + whole.length
   }
   parts.push(source.slice(last))
@@ -133,10 +154,43 @@ const join = (parts: ReadonlyArray<Part>, send: SendContext): string => {
   return out
 }
 
+const MARKER = /https:\/\/x\uE000(\d+)\uE001/g
+
+/**
+ * The text fallback compiled once: htmlToText over the html with every personal part replaced by a URL-shaped marker
+ * (so link targets survive as `label (url)`), then the markers split out again as parts. Null when the html itself
+ * holds marker characters or a marker did not come through whole; then each mail computes its own text.
+ */
+const compileText = (parts: ReadonlyArray<Part>): ReadonlyArray<Part> | null => {
+  const dynamic: Array<Part> = []
+  const indexes = new Map<Part, number>()
+  let marked = ""
+  for (const part of parts) {
+    if (typeof part === "string") {
+      if (/[\uE000\uE001]/.test(part)) return null
+      marked += part
+    } else {
+      if (!indexes.has(part)) indexes.set(part, dynamic.push(part) - 1)
+      marked += `https://x\uE000${indexes.get(part)}\uE001`
+    }
+  }
+  const text = htmlToText(marked)
+  const result: Array<Part> = []
+  let last = 0
+  for (const match of text.matchAll(MARKER)) {
+    result.push(text.slice(last, match.index), dynamic[Number(match[1])]!)
+    last = match.index + match[0].length
+  }
+  result.push(text.slice(last))
+  return result.some((part) => typeof part === "string" && /[\uE000\uE001]/.test(part)) ? null : result
+}
+
 /** A rendered campaign mail for one send. */
 export interface RenderedMail {
   readonly subject: string
   readonly html: string
+  /** The plain-text alternative, when it could be compiled (else the mailer derives it from `html`). */
+  readonly text?: string
   readonly headers: Readonly<Record<string, string>>
 }
 
@@ -150,12 +204,14 @@ export const compileCampaign = (html: string, subject: string, context: Campaign
   const pixel = (send: SendContext) =>
     `<img src="${sendUrls(context.appUrl, send).open}" width="1" height="1" alt="" style="display:none">`
   const bodyEnd = html.search(/<\/body>/i)
+  const asHtml = { escape: true, escapeFixed: true, links: true }
   const withPixel = !context.trackOpens
-    ? compile(html, context, true)
+    ? compile(html, context, asHtml)
     : bodyEnd >= 0
-    ? [...compile(html.slice(0, bodyEnd), context, true), pixel, ...compile(html.slice(bodyEnd), context, true)]
-    : [...compile(html, context, true), pixel]
-  const subjectParts = compile(subject, context, false)
+    ? [...compile(html.slice(0, bodyEnd), context, asHtml), pixel, ...compile(html.slice(bodyEnd), context, asHtml)]
+    : [...compile(html, context, asHtml), pixel]
+  const textParts = compileText(compile(html, context, { escape: false, escapeFixed: true, links: true }))
+  const subjectParts = compile(subject, context, { escape: false, escapeFixed: false, links: false })
   const domain = new URL(context.appUrl).hostname
   return {
     render: (send) => {
@@ -163,6 +219,7 @@ export const compileCampaign = (html: string, subject: string, context: Campaign
       return {
         subject: join(subjectParts, send),
         html: join(withPixel, send),
+        ...(textParts === null ? {} : { text: join(textParts, send) }),
         headers: {
           "List-Unsubscribe": `<${unsubscribe}>`,
           "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

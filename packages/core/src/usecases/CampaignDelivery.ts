@@ -97,6 +97,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName },
           subject: rendered.subject,
           html: rendered.html,
+          ...(rendered.text === undefined ? {} : { text: rendered.text }),
           headers: rendered.headers
         }).pipe(
           Effect.as<DeliveryResult>({ _tag: "Sent", id: send.id, transportMessageId: null }),

@@ -48,6 +48,7 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
           to: { email, name: null },
           subject: rendered.subject,
           html: rendered.html,
+          ...(rendered.text === undefined ? {} : { text: rendered.text }),
           headers: { "X-Mailroom-Test": "true" }
         })
       }

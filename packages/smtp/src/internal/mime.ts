@@ -20,7 +20,7 @@ import { randomUUID } from "node:crypto"
 import { domainToASCII } from "node:url"
 import { type MailAddress, MailError, type MailMessage } from "@mailroom/core"
 import { Effect } from "effect"
-import { htmlToText } from "./message.js"
+import { htmlToText } from "@mailroom/core"
 
 /** The message cannot be written as valid MIME (a permanent problem of the message, not of the transport). */
 export class MimeError extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { htmlToText } from "../src/internal/message.js"
+import { htmlToText } from "@mailroom/core"
 import { htmlToTextReference } from "./htmlToTextReference.js"
 
 /** Seeded random HTML of the kind templates produce: nested blocks, links, entities, comments, odd whitespace. */

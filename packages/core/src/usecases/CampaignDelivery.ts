@@ -1,4 +1,4 @@
-import { Duration, Effect, Option } from "effect"
+import { Chunk, Duration, Effect, Option, Ref, Stream } from "effect"
 import type { Campaign } from "../domain/Campaign.js"
 import { compileCampaign, type CompiledCampaign, trackableLinks } from "../domain/CampaignMail.js"
 import type { EmailList } from "../domain/EmailList.js"
@@ -19,6 +19,18 @@ import { CampaignActions } from "./CampaignActions.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
+
+/** A claimed send and whether its address is suppressed. */
+interface Claimed {
+  readonly send: ClaimedSend
+  readonly suppressed: boolean
+}
+
+/** The outcome of one claimed send. */
+interface Outcome {
+  readonly send: ClaimedSend
+  readonly result: DeliveryResult
+}
 
 /** Delay before retrying a send after a temporary failure: 30 s doubling per attempt, at most an hour. */
 const sendRetryMillis = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000)
@@ -83,12 +95,13 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         return { done: covered < options.freezeBatch, cursor: lastSubscriberId }
       })
 
-    const deliverOne = (campaign: Campaign, mail: CompiledCampaign, send: ClaimedSend, suppressed: ReadonlySet<string>) =>
+    /** Mails one claimed send; its outcome (never fails: transport errors become Retry or Failed). */
+    const deliverOne = (campaign: Campaign, mail: CompiledCampaign, { send, suppressed }: Claimed) =>
       Effect.gen(function*() {
         const failed = (reason: string): DeliveryResult => ({ _tag: "Failed", id: send.id, reason })
         if (send.subscriber === null) return failed("The subscriber was deleted before the mail went out.")
         if (!send.subscriber.subscribed) return failed("The subscriber was no longer subscribed when the mail went out.")
-        if (suppressed.has(normalizeEmail(send.subscriber.email))) return failed("The address is suppressed.")
+        if (suppressed) return failed("The address is suppressed.")
         const signature = yield* signer.sign(send.uuid)
         const rendered = mail.render({ sendUuid: send.uuid, signature, recipient: send.subscriber })
         return yield* mailer.send({
@@ -110,7 +123,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
                 : { _tag: "Retry", id: send.id, reason: error.message, retryAt: new Date(at.getTime() + sendRetryMillis(send.attempts)) })
           )
         )
-      })
+      }).pipe(Effect.map((result) => ({ send, result })))
 
     /**
      * How many of `want` mails may go now: all of them without a rate limit, else what the shared per-second budget
@@ -126,15 +139,14 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         }
       })
 
-    /** SMTP 5xx answers are bounces: stored per send and counted on the campaign. */
-    const recordBounces = (campaign: Campaign, claimed: ReadonlyArray<ClaimedSend>, results: ReadonlyArray<DeliveryResult>, at: Date) =>
+    /** Records a group of outcomes; SMTP 5xx answers are also stored as bounces and counted on the campaign. */
+    const record = (campaign: Campaign, outcomes: Chunk.Chunk<Outcome>) =>
       Effect.gen(function*() {
-        const bounced = results.filter((r) => r._tag === "Failed" && r.bounced === true)
-        if (bounced.length === 0) return
-        const byId = new Map(claimed.map((send) => [send.id as number, send]))
+        const at = yield* now
+        yield* sends.record(Chunk.toReadonlyArray(Chunk.map(outcomes, (o) => o.result)), at)
         let first = 0
-        for (const result of bounced) {
-          const send = byId.get(result.id)!
+        for (const { result, send } of outcomes) {
+          if (result._tag !== "Failed" || result.bounced !== true) continue
           const fresh = yield* tracking.recordBounce({
             campaignId: campaign.id,
             sendId: send.id,
@@ -145,37 +157,64 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           })
           if (fresh) first++
         }
-        yield* campaigns.addCounters(campaign.id, { bounceCount: first }, at)
+        if (first > 0) yield* campaigns.addCounters(campaign.id, { bounceCount: first }, at)
+        return outcomes.length
       })
 
-    /** Delivers one claimed batch of a campaign; the number of sends claimed. */
-    const deliverBatch = (campaign: Campaign, list: EmailList) =>
+    /**
+     * The next claimed batch while the campaign is still sending and the slice lasts: none when it is paused,
+     * cancelled or deleted, when the slice is over, or when nothing is left to claim (`exhausted`).
+     */
+    const claimNext = (campaign: Campaign, deadline: number, exhausted: Ref.Ref<boolean>) =>
       Effect.gen(function*() {
+        const current = yield* campaigns.findById(campaign.id)
+        if (Option.isNone(current) || current.value.status !== "sending") return Option.none()
+        if ((yield* now).getTime() >= deadline) return Option.none()
+        const want = yield* allowance(options.batchSize)
         const at = yield* now
         const claimed = yield* sends.claim({
           campaignId: campaign.id,
           now: at,
           leaseUntil: new Date(at.getTime() + Duration.toMillis(options.lease)),
-          limit: options.batchSize
+          limit: want
         })
-        if (claimed.length === 0) return 0
-        const mail = yield* compile(campaign, list)
+        if (claimed.length === 0) {
+          yield* Ref.set(exhausted, true)
+          return Option.none()
+        }
         const suppressed = yield* suppressions.suppressedAmong(
           claimed.flatMap((send) => (send.subscriber === null ? [] : [normalizeEmail(send.subscriber.email)]))
         )
-        const results: Array<DeliveryResult> = []
-        for (let done = 0; done < claimed.length;) {
-          const granted = yield* allowance(claimed.length - done)
-          const chunk = claimed.slice(done, done + granted)
-          results.push(...yield* Effect.forEach(chunk, (send) => deliverOne(campaign, mail, send, suppressed), {
-            concurrency: options.concurrency
+        return Option.some(claimed.map((send): Claimed => ({
+          send,
+          suppressed: send.subscriber !== null && suppressed.has(normalizeEmail(send.subscriber.email))
+        })))
+      })
+
+    /**
+     * Delivers the campaign for one slice as a stream: batches are claimed as the previous one is taken up, up to
+     * `concurrency` mails are in flight, and outcomes are recorded every `recordEvery` or `batchSize` mails, whichever
+     * comes first (so a crash re-sends at most what went out since the last record). The number of sends handled,
+     * and whether the campaign has nothing left to claim.
+     */
+    const deliverSlice = (campaign: Campaign, list: EmailList) =>
+      Effect.gen(function*() {
+        const mail = yield* compile(campaign, list)
+        const exhausted = yield* Ref.make(false)
+        const deadline = (yield* now).getTime() + Duration.toMillis(options.slice)
+        const handled = yield* Stream.repeatEffectOption(
+          Effect.flatMap(claimNext(campaign, deadline, exhausted), Option.match({
+            onNone: () => Effect.fail(Option.none()),
+            onSome: Effect.succeed
           }))
-          done += chunk.length
-        }
-        const recordedAt = yield* now
-        yield* sends.record(results, recordedAt)
-        yield* recordBounces(campaign, claimed, results, recordedAt)
-        return claimed.length
+        ).pipe(
+          Stream.flattenIterables,
+          Stream.mapEffect((claimed) => deliverOne(campaign, mail, claimed), { concurrency: options.concurrency, unordered: true }),
+          Stream.groupedWithin(options.batchSize, options.recordEvery),
+          Stream.mapEffect((outcomes) => record(campaign, outcomes)),
+          Stream.runFold(0, (total, n) => total + n)
+        )
+        return { handled, exhausted: yield* Ref.get(exhausted) }
       })
 
     /** Marks the campaign sent when its audience is frozen and nothing is pending. */
@@ -217,9 +256,9 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           handled += 1
           continue
         }
-        const delivered = yield* deliverBatch(campaign, list.value)
-        if (delivered === 0) yield* completeIfDone(campaign)
-        handled += delivered
+        const slice = yield* deliverSlice(campaign, list.value)
+        if (slice.exhausted) yield* completeIfDone(campaign)
+        handled += slice.handled
       }
       return handled
     })

@@ -11,6 +11,10 @@ export class DeliveryOptions extends Context.Reference<DeliveryOptions>()("@mail
     lease: Duration.minutes(2),
     /** Subscribers covered per audience-freezing statement. */
     freezeBatch: 10_000,
+    /** Longest wait before delivered sends are recorded (or `batchSize` of them, whichever comes first). */
+    recordEvery: Duration.millis(100),
+    /** How long one campaign is delivered before the loop looks at due and other campaigns again. */
+    slice: Duration.seconds(5),
     /** Pause between polls when there is nothing to do. */
     pollInterval: Duration.millis(250),
     /** Most mails per second per worker process (0 = no limit). */

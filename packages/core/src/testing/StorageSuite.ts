@@ -1,14 +1,23 @@
 import { describe } from "@effect/vitest"
 import { apiTokenContract } from "./suite/apiTokenContract.js"
+import { campaignContract } from "./suite/campaignContract.js"
+import { campaignLinkContract } from "./suite/campaignLinkContract.js"
+import { campaignQueryContract } from "./suite/campaignQueryContract.js"
 import { emailListContract } from "./suite/emailListContract.js"
 import type { MakeStorage } from "./suite/fixtures.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
 import { segmentContract } from "./suite/segmentContract.js"
+import { sendContract } from "./suite/sendContract.js"
+import { sendDeliveryContract } from "./suite/sendDeliveryContract.js"
+import { sendQueryContract } from "./suite/sendQueryContract.js"
+import { settingsContract } from "./suite/settingsContract.js"
 import { subscriberContract } from "./suite/subscriberContract.js"
 import { subscriberQueryContract } from "./suite/subscriberQueryContract.js"
 import { suppressionContract } from "./suite/suppressionContract.js"
 import { tagContract } from "./suite/tagContract.js"
 import { templateContract } from "./suite/templateContract.js"
+import { trackingContract } from "./suite/trackingContract.js"
+import { trackingQueryContract } from "./suite/trackingQueryContract.js"
 import { transactorContract } from "./suite/transactorContract.js"
 
 export type { MakeStorage } from "./suite/fixtures.js"
@@ -26,4 +35,13 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     subscriberQueryContract(makeStorage)
     jobQueueContract(makeStorage)
     transactorContract(makeStorage)
+    campaignContract(makeStorage)
+    campaignQueryContract(makeStorage)
+    sendContract(makeStorage)
+    sendDeliveryContract(makeStorage)
+    sendQueryContract(makeStorage)
+    campaignLinkContract(makeStorage)
+    trackingContract(makeStorage)
+    trackingQueryContract(makeStorage)
+    settingsContract(makeStorage)
   })

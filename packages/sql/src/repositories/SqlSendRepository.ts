@@ -116,9 +116,15 @@ export const SqlSendRepository = Layer.effect(
       record: (results, at) =>
         Effect.gen(function*() {
           const stamp = at.toISOString()
-          const sent = results.filter((r) => r._tag === "Sent").map((r) => r.id)
-          if (sent.length > 0) {
-            yield* sql`UPDATE sends SET sent_at = ${stamp}, updated_at = ${stamp}, locked_until = NULL WHERE id IN ${sql.in(sent)}`
+          const sent = results.filter((r): r is Extract<DeliveryResult, { _tag: "Sent" }> => r._tag === "Sent")
+          const plain = sent.filter((r) => r.transportMessageId === null).map((r) => r.id)
+          if (plain.length > 0) {
+            yield* sql`UPDATE sends SET sent_at = ${stamp}, updated_at = ${stamp}, locked_until = NULL WHERE id IN ${sql.in(plain)}`
+          }
+          for (const { id, transportMessageId } of sent) {
+            if (transportMessageId === null) continue
+            yield* sql`UPDATE sends SET sent_at = ${stamp}, updated_at = ${stamp}, locked_until = NULL,
+                       transport_message_id = ${transportMessageId.slice(0, 1000)} WHERE id = ${id}`
           }
           const failed = results.filter((r): r is Extract<DeliveryResult, { _tag: "Failed" }> => r._tag === "Failed")
           for (const [reason, group] of groupBy(failed, (r) => r.reason)) {

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { ClaimedSend } from "../../domain/Send.js"
+import { SendRepository } from "../../ports/SendRepository.js"
+import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
+import { campaignFixtures } from "./campaignFixtures.js"
+import { at, type MakeStorage } from "./fixtures.js"
+import { changesOf } from "./subscriberFixtures.js"
+
+const ids = (claimed: ReadonlyArray<ClaimedSend>) => claimed.map((send) => send.id)
+
+/** What a claimed send tells of its recipient, field by field (null when the subscriber is gone). */
+const recipient = ({ subscriber: s }: ClaimedSend) =>
+  s === null ? null : {
+    id: s.id,
+    uuid: s.uuid,
+    email: s.email,
+    firstName: s.firstName,
+    lastName: s.lastName,
+    extraAttributes: s.extraAttributes,
+    subscribed: s.subscribed
+  }
+
+/** SendRepository delivery conformance: leased claims of pending sends and the recorded outcomes. */
+export const sendDeliveryContract = (makeStorage: MakeStorage) =>
+  describe("SendRepository delivery", () => {
+    const { audience, claim, run, sendFor } = campaignFixtures(makeStorage)
+
+    it.effect("claims the campaign's pending sends in order, up to the limit, leasing each and counting an attempt", () =>
+      run(Effect.gen(function*() {
+        const sends = yield* SendRepository
+        const { campaign: c, sendIds, sends: frozen, subscribers: [ada] } = yield* audience([
+          "ada@example.com",
+          "b@example.com",
+          "c@example.com"
+        ])
+        const other = yield* audience(["other@example.com"])
+        yield* Effect.flatMap(SubscriberRepository, (r) =>
+          r.update(ada!, {
+            ...changesOf(ada!),
+            firstName: "Ada",
+            lastName: "Lovelace",
+            extraAttributes: { company: "Acme", score: 4.5, tags: ["a"], greeting: "Grüße 👋" }
+          }))
+
+        expect(yield* claim(c, 10, 70, 0)).toEqual([])
+        const first = yield* claim(c, 10, 70, 2)
+        expect(ids(first)).toEqual(sendIds.slice(0, 2))
+        expect(first[0]).toMatchObject({ uuid: frozen[0]!.uuid, email: "ada@example.com", attempts: 1 })
+        expect(recipient(first[0]!)).toEqual({
+          id: ada!.id,
+          uuid: ada!.uuid,
+          email: "ada@example.com",
+          firstName: "Ada",
+          lastName: "Lovelace",
+          extraAttributes: { company: "Acme", score: 4.5, tags: ["a"], greeting: "Grüße 👋" },
+          subscribed: true
+        })
+        expect(first[1]).toMatchObject({ uuid: frozen[1]!.uuid, email: "b@example.com", attempts: 1 })
+        expect((yield* sendFor(first[0]!)).attempts).toBe(1)
+
+        expect(ids(yield* claim(c, 20, 80))).toEqual(sendIds.slice(2))
+        expect(yield* claim(c, 30, 90)).toEqual([])
+        expect(ids(yield* claim(other.campaign, 30, 90))).toEqual(other.sendIds)
+        expect(yield* sends.pendingCount(c.id)).toBe(3)
+      })))
+
+    it.effect("claims a leased send again only once its lease has run out", () =>
+      run(Effect.gen(function*() {
+        const { campaign: c, sendIds } = yield* audience(["a@example.com", "b@example.com"])
+        expect(ids(yield* claim(c, 10, 70))).toEqual(sendIds)
+        expect(yield* claim(c, 40, 100)).toEqual([])
+        expect(yield* claim(c, 69, 129)).toEqual([])
+        const again = yield* claim(c, 71, 131)
+        expect(ids(again)).toEqual(sendIds)
+        expect(again.map((send) => send.attempts)).toEqual([2, 2])
+        expect(yield* claim(c, 100, 160)).toEqual([])
+      })))
+
+    it.effect("records sent, failed and retried outcomes; finished sends are never claimed again", () =>
+      run(Effect.gen(function*() {
+        const sends = yield* SendRepository
+        const emails = ["1@example.com", "2@example.com", "3@example.com", "4@example.com"]
+        const { campaign: c, sends: [one, two, three, four] } = yield* audience(emails)
+        yield* claim(c, 10, 70)
+        yield* sends.record([
+          { _tag: "Sent", id: one!.id, transportMessageId: null },
+          { _tag: "Failed", id: two!.id, reason: "Mailbox unavailable" },
+          { _tag: "Retry", id: three!.id, reason: "Timeout", retryAt: at(40) }
+        ], at(12))
+
+        const sent = yield* sendFor(one!)
+        expect(sent).toMatchObject({ failedAt: null, failureReason: null, attempts: 1 })
+        expect(sent.sentAt).toEqual(at(12))
+        expect(sent.updatedAt).toEqual(at(12))
+        const failed = yield* sendFor(two!)
+        expect(failed).toMatchObject({ sentAt: null, failureReason: "Mailbox unavailable", attempts: 1 })
+        expect(failed.failedAt).toEqual(at(12))
+        const retried = yield* sendFor(three!)
+        expect(retried).toMatchObject({ sentAt: null, failedAt: null, failureReason: "Timeout", attempts: 1 })
+        expect(yield* sends.pendingCount(c.id)).toBe(2)
+        expect(yield* sends.sentCount(c.id)).toBe(1)
+
+        expect(yield* claim(c, 39, 99)).toEqual([])
+        const retry = yield* claim(c, 40, 100)
+        expect(ids(retry)).toEqual([three!.id])
+        expect(retry[0]?.attempts).toBe(2)
+        expect(ids(yield* claim(c, 71, 131))).toEqual([four!.id])
+
+        yield* sends.record([
+          { _tag: "Sent", id: three!.id, transportMessageId: null },
+          { _tag: "Failed", id: four!.id, reason: "550 No such user", bounced: true }
+        ], at(150))
+        expect(yield* sends.pendingCount(c.id)).toBe(0)
+        expect(yield* sends.sentCount(c.id)).toBe(2)
+        expect((yield* sendFor(three!)).sentAt).toEqual(at(150))
+        expect((yield* sendFor(four!)).failureReason).toBe("550 No such user")
+        expect(yield* claim(c, 1000, 1060)).toEqual([])
+      })))
+
+    it.effect("keeps the transport's message id of a mailed send", () =>
+      run(Effect.gen(function*() {
+        const sends = yield* SendRepository
+        const { campaign: c, sends: [first, second] } = yield* audience(["a@example.com", "b@example.com"])
+        yield* claim(c, 10, 70)
+        yield* sends.record([
+          { _tag: "Sent", id: first!.id, transportMessageId: "<0123.abc@mail.example.com>" },
+          { _tag: "Sent", id: second!.id, transportMessageId: null }
+        ], at(12))
+        expect((yield* sendFor(first!)).transportMessageId).toBe("<0123.abc@mail.example.com>")
+        expect((yield* sendFor(second!)).transportMessageId).toBeNull()
+      })))
+
+    it.effect("attaches the recipient as it is at claim time: unsubscribed ones flagged, deleted ones null", () =>
+      run(Effect.gen(function*() {
+        const subscribers = yield* SubscriberRepository
+        const { campaign: c, subscribers: [a, b, gone] } = yield* audience(["a@example.com", "b@example.com", "c@example.com"])
+        const moved = Option.getOrThrow(yield* subscribers.update(a!, { ...changesOf(a!), email: "new-a@example.com", firstName: "Al" }))
+        yield* subscribers.update(b!, { ...changesOf(b!), unsubscribedAt: at(5) })
+        yield* subscribers.delete(gone!.id)
+
+        const [first, second, third] = yield* claim(c, 10, 70)
+        expect(first?.email).toBe("a@example.com")
+        expect(recipient(first!)).toMatchObject({ id: moved.id, email: "new-a@example.com", firstName: "Al", subscribed: true })
+        expect(recipient(second!)).toMatchObject({ id: b!.id, email: "b@example.com", subscribed: false })
+        expect(third).toMatchObject({ email: "c@example.com", attempts: 1, subscriber: null })
+      })))
+  })

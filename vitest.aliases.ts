@@ -11,6 +11,7 @@ export const aliases = {
   "@mailroom/sqlite": src("sqlite/src/index.ts"),
   "@mailroom/postgres": src("postgres/src/index.ts"),
   "@mailroom/smtp": src("smtp/src/index.ts"),
+  "@mailroom/csv": src("csv/src/index.ts"),
   "@mailroom/http": src("http/src/index.ts"),
   "@mailroom/server": src("server/src/index.ts")
 }

@@ -16,6 +16,7 @@ import {
   Templates
 } from "@mailroom/core"
 import { MemoryMailbox, MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
+import { CsvParseReader } from "@mailroom/csv"
 import { Effect, Layer, Schema } from "effect"
 
 /** Creates a list, two templates and a suppression, then reads them back; returns a short report. */
@@ -58,7 +59,7 @@ export const program = Effect.gen(function*() {
 })
 
 /** The whole application: use cases over the in-memory store and mailer. Swap in SqliteStorage and SmtpMailer to go live. */
-export const AppLive = Mailroom.pipe(Layer.provideMerge(Layer.merge(MemoryStorage, MemoryMailer)))
+export const AppLive = Mailroom.pipe(Layer.provideMerge(Layer.mergeAll(MemoryStorage, MemoryMailer, CsvParseReader)))
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   Effect.runPromise(Effect.provide(program, AppLive)).then((report) => console.log(report))

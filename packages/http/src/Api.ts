@@ -7,6 +7,7 @@ import { SegmentsGroup } from "./groups/SegmentsGroup.js"
 import { SendsGroup } from "./groups/SendsGroup.js"
 import { StatisticsGroup } from "./groups/StatisticsGroup.js"
 import { SubscriberGroup } from "./groups/SubscriberGroup.js"
+import { SubscriberImportsGroup } from "./groups/SubscriberImportsGroup.js"
 import { SubscribersGroup } from "./groups/SubscribersGroup.js"
 import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
 import { TagsGroup } from "./groups/TagsGroup.js"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SubscriberGroup)
   .add(CampaignsGroup)
   .add(SendsGroup)
+  .add(SubscriberImportsGroup)
   .add(StatisticsGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)

@@ -19,6 +19,7 @@ import { EmailListsLive } from "./handlers/EmailListsLive.js"
 import { SegmentsLive } from "./handlers/SegmentsLive.js"
 import { SendsLive } from "./handlers/SendsLive.js"
 import { StatisticsLive } from "./handlers/StatisticsLive.js"
+import { SubscriberImportsLive } from "./handlers/SubscriberImportsLive.js"
 import { SubscriberLive } from "./handlers/SubscriberLive.js"
 import { SubscribersLive } from "./handlers/SubscribersLive.js"
 import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
@@ -39,6 +40,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     ConfirmationLive,
     CampaignsLive,
     SendsLive,
+    SubscriberImportsLive,
     StatisticsLive,
     TrackingLive
   ]),

@@ -1,6 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AppUrl, CampaignDelivery, DeliveryOptions, JobWorker, Mailroom } from "@mailroom/core"
+import { AppUrl, CampaignDelivery, DeliveryOptions, ImportOptions, ImportWorker, JobWorker, Mailroom } from "@mailroom/core"
+import { CsvParseReader } from "@mailroom/csv"
 import { HttpLive } from "@mailroom/http"
 import { Duration, Effect, Layer } from "effect"
 import { mailerFromConfig } from "./mailerFromConfig.js"
@@ -9,15 +10,16 @@ import type { ServerConfig } from "./ServerConfig.js"
 import { SeedToken } from "./SeedToken.js"
 import { storageFromUrl } from "./storageFromUrl.js"
 
-/** Both background loops: durable jobs (confirmation and test mails) and campaign delivery. */
-export const runWorkers: Effect.Effect<never, never, JobWorker | CampaignDelivery> = Effect.gen(function*() {
+/** The background loops: durable jobs (confirmation and test mails), campaign delivery and subscriber imports. */
+export const runWorkers: Effect.Effect<never, never, JobWorker | CampaignDelivery | ImportWorker> = Effect.gen(function*() {
   const jobs = yield* JobWorker
   const delivery = yield* CampaignDelivery
-  return yield* Effect.raceAll([jobs.run, delivery.run])
+  const imports = yield* ImportWorker
+  return yield* Effect.raceAll([jobs.run, delivery.run, imports.run])
 })
 
 /** Runs the background workers for as long as the layer lives. */
-export const WorkerLive: Layer.Layer<never, never, JobWorker | CampaignDelivery> = Layer.scopedDiscard(
+export const WorkerLive: Layer.Layer<never, never, JobWorker | CampaignDelivery | ImportWorker> = Layer.scopedDiscard(
   Effect.forkScoped(runWorkers)
 )
 
@@ -25,6 +27,7 @@ export const WorkerLive: Layer.Layer<never, never, JobWorker | CampaignDelivery>
 export const MailroomFromConfig = (config: ServerConfig) =>
   Mailroom.pipe(
     Layer.provide(mailerFromConfig(config)),
+    Layer.provide(CsvParseReader),
     Layer.provideMerge(storageFromUrl(config.databaseUrl)),
     Layer.provide(Layer.succeed(AppUrl, config.appUrl)),
     Layer.provide(MarkedRenderer),
@@ -36,6 +39,10 @@ export const MailroomFromConfig = (config: ServerConfig) =>
         concurrency: Math.max(1, config.deliveryConcurrency),
         lease: Duration.seconds(Math.max(1, config.deliveryLeaseSeconds))
       }))
+    )),
+    Layer.provide(Layer.effect(
+      ImportOptions,
+      Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))
     ))
   )
 

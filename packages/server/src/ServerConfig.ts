@@ -19,6 +19,8 @@ export interface ServerConfig {
   readonly deliveryConcurrency: number
   /** How long a claimed batch of sends stays reserved for the worker that claimed it (crash recovery time). */
   readonly deliveryLeaseSeconds: number
+  /** How long a running import stays reserved without progress (renewed with every batch; crash recovery time). */
+  readonly importLeaseSeconds: number
 }
 
 /** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
@@ -34,7 +36,8 @@ export const ServerConfig: Config.Config<ServerConfig> = Config.all({
   workers: Config.boolean("WORKERS").pipe(Config.withDefault(true)),
   deliveryRate: Config.integer("DELIVERY_RATE").pipe(Config.withDefault(0)),
   deliveryConcurrency: Config.integer("DELIVERY_CONCURRENCY").pipe(Config.withDefault(64)),
-  deliveryLeaseSeconds: Config.integer("DELIVERY_LEASE_SECONDS").pipe(Config.withDefault(120))
+  deliveryLeaseSeconds: Config.integer("DELIVERY_LEASE_SECONDS").pipe(Config.withDefault(120)),
+  importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30))
 }).pipe(
   Config.map(({ appUrl, ...config }) => ({
     ...config,

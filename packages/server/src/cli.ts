@@ -65,7 +65,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Console.log("Worker running (jobs and campaign delivery)."), runWorkers)
+          Effect.zipRight(Console.log("Worker running (jobs, campaign delivery and imports)."), runWorkers)
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

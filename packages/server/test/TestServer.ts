@@ -1,7 +1,19 @@
 import { createServer } from "node:http"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Ability, AppUrl, CampaignDelivery, JobWorker, type Mailer, type MailMessage, Mailroom, type Storage, Tokens } from "@mailroom/core"
+import {
+  type Ability,
+  AppUrl,
+  CampaignDelivery,
+  ImportWorker,
+  JobWorker,
+  type Mailer,
+  type MailMessage,
+  Mailroom,
+  type Storage,
+  Tokens
+} from "@mailroom/core"
+import { CsvParseReader } from "@mailroom/csv"
 import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
 import { HttpLive } from "@mailroom/http"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
@@ -46,6 +58,8 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly runJobs: Effect.Effect<number>
   /** Runs campaign delivery until no campaign has work left (scheduled ones due, audiences, pending sends). */
   readonly deliver: Effect.Effect<number>
+  /** Runs started subscriber imports to their end; the number run. */
+  readonly runImports: Effect.Effect<number>
   /** Mails accepted by the in-memory mailer (empty when the server uses another mailer). */
   readonly mails: Effect.Effect<ReadonlyArray<MailMessage>>
 }>() {}
@@ -77,6 +91,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const tokens = yield* Tokens
       const worker = yield* JobWorker
       const delivery = yield* CampaignDelivery
+      const imports = yield* ImportWorker
       const mailbox = yield* Effect.serviceOption(MemoryMailbox)
       const address = server.address
       const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://localhost"
@@ -103,13 +118,22 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const tokenWith = (abilities: ReadonlyArray<Ability>) =>
         tokens.create(`test ${abilities.join(",")}`, abilities).pipe(Effect.map(({ secret }) => secret), Effect.orDie)
       const mails = mailbox._tag === "Some" ? mailbox.value.sent : Effect.succeed([])
-      return TestServer.of({ url, call, tokenWith, runJobs: Effect.orDie(worker.drain()), deliver: Effect.orDie(delivery.drain()), mails })
+      return TestServer.of({
+        url,
+        call,
+        tokenWith,
+        runJobs: Effect.orDie(worker.drain()),
+        deliver: Effect.orDie(delivery.drain()),
+        runImports: Effect.orDie(imports.drain()),
+        mails
+      })
     })
   ).pipe(
     Layer.provide(Layer.merge(app, node)),
     Layer.provide(options.worker === true ? WorkerLive : Layer.empty),
     Layer.provideMerge(Mailroom),
     Layer.provideMerge(options.mailer ?? MemoryMailer),
+    Layer.provide(CsvParseReader),
     Layer.provide(storage(store)),
     Layer.provide(Layer.succeed(AppUrl, APP_URL)),
     Layer.provide(MarkedRenderer),

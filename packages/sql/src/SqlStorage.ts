@@ -10,8 +10,10 @@ import { SqlSendRepository } from "./repositories/SqlSendRepository.js"
 import { SqlSettingsRepository } from "./repositories/SqlSettingsRepository.js"
 import { SqlTrackingRepository } from "./repositories/SqlTrackingRepository.js"
 import { SqlEmailListRepository } from "./repositories/SqlEmailListRepository.js"
+import { SqlImportBatchRepository } from "./repositories/SqlImportBatchRepository.js"
 import { SqlJobQueue } from "./repositories/SqlJobQueue.js"
 import { SqlSegmentRepository } from "./repositories/SqlSegmentRepository.js"
+import { SqlSubscriberImportRepository } from "./repositories/SqlSubscriberImportRepository.js"
 import { SqlSubscriberRepository } from "./repositories/SqlSubscriberRepository.js"
 import { SqlTagRepository } from "./repositories/SqlTagRepository.js"
 import { SqlSuppressionRepository } from "./repositories/SqlSuppressionRepository.js"
@@ -34,5 +36,7 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlSettingsRepository,
   SqlTrackingRepository,
   SqlRateBudget,
+  SqlSubscriberImportRepository,
+  SqlImportBatchRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

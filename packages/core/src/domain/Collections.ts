@@ -167,3 +167,23 @@ export const BounceCollection = collectionSpec({
 })
 /** A query over a campaign's bounces. */
 export type BounceQuery = CollectionQuery<"email" | "bounce_count" | "created_at", "search" | "type">
+
+/** Subscriber imports: newest first; filter by status or list id. */
+export const SubscriberImportCollection = collectionSpec({
+  sorts: ["created_at", "updated_at"],
+  defaultSort: "-created_at",
+  filters: ["status", "email_list_id"],
+  includes: []
+})
+/** A query over subscriber imports. */
+export type SubscriberImportQuery = CollectionQuery<"created_at" | "updated_at", "status" | "email_list_id">
+
+/** The rows an import refused, in CSV order. */
+export const ImportRowErrorCollection = collectionSpec({
+  sorts: ["line"],
+  defaultSort: "line",
+  filters: [],
+  includes: []
+})
+/** A query over an import's refused rows. */
+export type ImportRowErrorQuery = CollectionQuery<"line", never>

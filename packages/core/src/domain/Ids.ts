@@ -100,6 +100,16 @@ export const CampaignLinkId = Schema.Int.pipe(Schema.brand("CampaignLinkId"))
 /** @since 0.1.0 */
 export type CampaignLinkId = typeof CampaignLinkId.Type
 
+/** Integer primary key of a subscriber import (the import's id in API paths). */
+export const SubscriberImportId = Schema.Int.pipe(Schema.brand("SubscriberImportId"))
+/** @since 0.1.0 */
+export type SubscriberImportId = typeof SubscriberImportId.Type
+
+/** Public UUID of a subscriber import. */
+export const SubscriberImportUuid = Schema.UUID.pipe(Schema.brand("SubscriberImportUuid"))
+/** @since 0.1.0 */
+export type SubscriberImportUuid = typeof SubscriberImportUuid.Type
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** True when the text is a UUID (any version), the shape of every public id. */

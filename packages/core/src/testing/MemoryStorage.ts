@@ -6,8 +6,10 @@ import { RateBudget } from "../ports/RateBudget.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SettingsRepository } from "../ports/SettingsRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { ImportBatchRepository } from "../ports/ImportBatchRepository.js"
 import { JobQueue } from "../ports/JobQueue.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
+import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { TagRepository } from "../ports/TagRepository.js"
@@ -22,9 +24,11 @@ import { makeMemoryRateBudget } from "./memory/MemoryRateBudget.js"
 import { makeMemorySendRepository } from "./memory/MemorySendRepository.js"
 import { makeMemorySettingsRepository } from "./memory/MemorySettingsRepository.js"
 import { makeMemoryEmailListRepository } from "./memory/MemoryEmailListRepository.js"
+import { makeMemoryImportBatchRepository } from "./memory/MemoryImportBatchRepository.js"
 import { makeMemoryJobQueue } from "./memory/MemoryJobQueue.js"
 import { makeMemorySegmentRepository } from "./memory/MemorySegmentRepository.js"
 import { MemoryState } from "./memory/MemoryState.js"
+import { makeMemorySubscriberImportRepository } from "./memory/MemorySubscriberImportRepository.js"
 import { makeMemorySubscriberRepository } from "./memory/MemorySubscriberRepository.js"
 import { makeMemorySuppressionRepository } from "./memory/MemorySuppressionRepository.js"
 import { makeMemoryTagRepository } from "./memory/MemoryTagRepository.js"
@@ -51,7 +55,9 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(CampaignLinkRepository, makeMemoryCampaignLinkRepository(state)),
       Context.add(SettingsRepository, makeMemorySettingsRepository(state)),
       Context.add(TrackingRepository, makeMemoryTrackingRepository(state)),
-      Context.add(RateBudget, makeMemoryRateBudget())
+      Context.add(RateBudget, makeMemoryRateBudget()),
+      Context.add(SubscriberImportRepository, makeMemorySubscriberImportRepository(state)),
+      Context.add(ImportBatchRepository, makeMemoryImportBatchRepository(state))
     )
   })
 )

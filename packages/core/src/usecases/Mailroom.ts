@@ -5,10 +5,13 @@ import type { CampaignRepository } from "../ports/CampaignRepository.js"
 import type { RateBudget } from "../ports/RateBudget.js"
 import type { SendRepository } from "../ports/SendRepository.js"
 import type { SettingsRepository } from "../ports/SettingsRepository.js"
+import type { CsvParser } from "../ports/CsvParser.js"
 import type { EmailListRepository } from "../ports/EmailListRepository.js"
+import type { ImportBatchRepository } from "../ports/ImportBatchRepository.js"
 import type { JobQueue } from "../ports/JobQueue.js"
 import type { Mailer } from "../ports/Mailer.js"
 import type { SegmentRepository } from "../ports/SegmentRepository.js"
+import type { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
 import type { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import type { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import type { TagRepository } from "../ports/TagRepository.js"
@@ -22,11 +25,13 @@ import { CampaignStatistics } from "./CampaignStatistics.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
 import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
+import { ImportWorker } from "./ImportWorker.js"
 import { JobWorker } from "./JobWorker.js"
 import { Segments } from "./Segments.js"
 import { Sends } from "./Sends.js"
 import { SubscriberActions } from "./SubscriberActions.js"
 import { SubscriberCriteriaResolver } from "./SubscriberCriteriaResolver.js"
+import { SubscriberImports } from "./SubscriberImports.js"
 import { Subscribers } from "./Subscribers.js"
 import { SubscriberTags } from "./SubscriberTags.js"
 import { Suppressions } from "./Suppressions.js"
@@ -52,6 +57,8 @@ export type Storage =
   | SettingsRepository
   | TrackingRepository
   | RateBudget
+  | SubscriberImportRepository
+  | ImportBatchRepository
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -72,6 +79,8 @@ export type Mailroom =
   | UrlSigner
   | Tracking
   | CampaignStatistics
+  | SubscriberImports
+  | ImportWorker
 
 const support = Layer.mergeAll(
   ConfirmationMails.Default,
@@ -80,8 +89,8 @@ const support = Layer.mergeAll(
   CampaignTestMails.Default
 )
 
-/** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage) and a Mailer. */
-export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer> = Layer.mergeAll(
+/** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage), a Mailer and a CsvParser. */
+export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser> = Layer.mergeAll(
   Templates.Default,
   EmailLists.Default,
   Suppressions.Default,
@@ -96,5 +105,7 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer> = Layer.me
   Sends.Default,
   Tracking.Default,
   CampaignStatistics.Default,
+  SubscriberImports.Default,
+  ImportWorker.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default))
 ).pipe(Layer.provideMerge(UrlSigner.Default), Layer.provide(support))

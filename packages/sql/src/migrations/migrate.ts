@@ -5,6 +5,7 @@ import subscribers from "./0002_subscribers.js"
 import nameKeys from "./0003_name_keys.js"
 import campaigns from "./0004_campaigns.js"
 import tracking from "./0005_tracking.js"
+import imports from "./0006_imports.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -12,7 +13,8 @@ export const migrations = Migrator.fromRecord({
   "0002_subscribers": subscribers,
   "0003_name_keys": nameKeys,
   "0004_campaigns": campaigns,
-  "0005_tracking": tracking
+  "0005_tracking": tracking,
+  "0006_imports": imports
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -13,6 +13,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { orderClause } from "../selectPage.js"
+import { searchKey, statusCounter as counter } from "../subscriberColumns.js"
 import { subscriberConditions } from "../subscriberConditions.js"
 
 const SubscriberRow = Schema.Struct({
@@ -24,12 +25,6 @@ type SubscriberRow = typeof SubscriberRow.Type
 const TagName = Schema.Struct({ subscriberId: SubscriberId, name: Schema.String })
 const TagRef = Schema.Struct({ tagId: TagId })
 
-/** The email_lists column counting subscribers of each status. */
-const counter: Record<SubscriberStatus, string> = {
-  subscribed: "active_subscribers_count",
-  unconfirmed: "unconfirmed_count",
-  unsubscribed: "unsubscribed_count"
-}
 
 const sorts: { readonly [K in SubscriberSort]: string } = {
   id: "id",
@@ -93,7 +88,7 @@ export const SqlSubscriberRepository = Layer.effect(
         firstName: changes.firstName,
         lastName: changes.lastName,
         extraAttributes,
-        searchKey: [changes.email, changes.firstName, changes.lastName].filter((part) => part !== null).join("\n").toLowerCase(),
+        searchKey: searchKey(changes.email, changes.firstName, changes.lastName),
         status: subscriberStatus(changes),
         subscribedAt: changes.subscribedAt?.toISOString() ?? null,
         unsubscribedAt: changes.unsubscribedAt?.toISOString() ?? null,

@@ -9,6 +9,7 @@ import type { NewSegment } from "../../ports/SegmentRepository.js"
 import type { NewSubscriber } from "../../ports/SubscriberRepository.js"
 import type { NewTag } from "../../ports/TagRepository.js"
 import type { Suppression } from "../../domain/Suppression.js"
+import type { SubscriberImport } from "../../domain/SubscriberImport.js"
 import type { Template } from "../../domain/Template.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
@@ -30,6 +31,12 @@ export interface MemoryTables {
   readonly settings: Map<number, { readonly key: string; readonly value: string }>
   readonly campaignClicks: Map<number, { readonly sendId: number; readonly linkId: number; readonly clickCount: number }>
   readonly campaignUnsubscribes: Map<number, UnsubscribeRow & { readonly id: number; readonly sendId: number }>
+  readonly subscriberImports: Map<number, SubscriberImport>
+  /** CSV parts of imports, keyed by part id (parts of one import are numbered by `seq`). */
+  readonly importParts: Map<number, { readonly importId: number; readonly seq: number; readonly text: string }>
+  readonly importErrors: Map<number, { readonly importId: number; readonly line: number; readonly email: string | null; readonly reason: string }>
+  /** The import that last wrote each subscriber (by subscriber id). */
+  readonly importMarks: Map<number, number>
   readonly bounces: Map<number, {
     readonly id: number
     readonly campaignId: number | null
@@ -59,6 +66,10 @@ export class MemoryState {
     settings: new Map(),
     campaignClicks: new Map(),
     campaignUnsubscribes: new Map(),
+    subscriberImports: new Map(),
+    importParts: new Map(),
+    importErrors: new Map(),
+    importMarks: new Map(),
     bounces: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()

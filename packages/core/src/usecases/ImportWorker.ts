@@ -1,0 +1,191 @@
+import { Context, Duration, Effect, Either, Option } from "effect"
+import type { ImportRules } from "../domain/ImportDecision.js"
+import { type ImportColumns, importColumns, type ImportRow, importRow, type RejectedRow } from "../domain/ImportRow.js"
+import { importTransitions } from "../domain/ImportStatus.js"
+import type { SubscriberImport } from "../domain/SubscriberImport.js"
+import { CsvParser, type CsvRow } from "../ports/CsvParser.js"
+import { ImportBatchRepository } from "../ports/ImportBatchRepository.js"
+import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
+import { Transactor } from "../ports/Transactor.js"
+import { now } from "./now.js"
+
+/** Tuning of the import worker: rows per transaction, lease, CSV parts read at once, idle polling. */
+export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom/ImportOptions", {
+  defaultValue: () => ({
+    /** Data rows written per transaction (and per progress update). */
+    batchSize: 2_000,
+    /** How long a claimed import stays reserved; every batch renews it, so only a dead worker lets it run out. */
+    lease: Duration.seconds(30),
+    /** Stored CSV parts read per query. */
+    partsPerRead: 4,
+    /** Pause between polls when no import waits. */
+    pollInterval: Duration.millis(500)
+  })
+}) {}
+
+/** The import was deleted, or another worker holds it now: stop without touching it. */
+class Lost {
+  readonly _tag = "Lost"
+}
+
+/**
+ * Runs started imports. A worker leases one pending or importing import, streams its stored CSV through the parser,
+ * skips the data rows already written (`processedRows`), and writes the rest in batches, each in one transaction
+ * with the import's progress, so a crash or restart resumes exactly where the last batch ended: no row is lost or
+ * written twice. Then it unsubscribes the others when asked, marks the import completed and drops its CSV.
+ */
+export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/ImportWorker", {
+  effect: Effect.gen(function*() {
+    const imports = yield* SubscriberImportRepository
+    const batches = yield* ImportBatchRepository
+    const parser = yield* CsvParser
+    const { withTransaction } = yield* Transactor
+    const options = yield* ImportOptions
+    const leaseFrom = (at: Date) => new Date(at.getTime() + Duration.toMillis(options.lease))
+
+    const fail = (subscriberImport: SubscriberImport, reason: string) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const { from, to } = importTransitions.fail
+        yield* imports.transition(subscriberImport.id, from, to, { failureReason: reason, finishedAt: at, lockedUntil: null, updatedAt: at })
+        yield* Effect.logWarning(`Subscriber import ${subscriberImport.id} failed: ${reason}`)
+      })
+
+    /** Imports everything after `processedRows`; false when the header has no email column (the import failed). */
+    const importRows = (subscriberImport: SubscriberImport) =>
+      Effect.gen(function*() {
+        const rules: ImportRules = {
+          importId: subscriberImport.id,
+          subscribeUnsubscribed: subscriberImport.subscribeUnsubscribed,
+          replaceTags: subscriberImport.replaceTags
+        }
+        const reader = parser.reader()
+        let columns: ImportColumns | null = null
+        let seen = 0
+        let processed = subscriberImport.processedRows
+        let rows: Array<ImportRow> = []
+        let rejected: Array<RejectedRow> = []
+
+        const flush = Effect.gen(function*() {
+          const count = rows.length + rejected.length
+          if (count === 0) return
+          const at = yield* now
+          const written = yield* batches.write({
+            importId: subscriberImport.id,
+            emailListId: subscriberImport.emailListId,
+            rules,
+            rows,
+            rejected,
+            processedBefore: processed,
+            processedAfter: processed + count,
+            leaseUntil: leaseFrom(at),
+            at
+          })
+          if (Option.isNone(written)) return yield* Effect.fail(new Lost())
+          processed += count
+          rows = []
+          rejected = []
+        })
+
+        /** Takes one parsed row; a header problem when the first row is not a usable header. */
+        const take = (row: CsvRow): string | undefined => {
+          if (columns === null) {
+            if (row._tag === "Malformed") return row.reason
+            const header = importColumns(row.fields)
+            if (Either.isLeft(header)) return header.left
+            columns = header.right
+            return undefined
+          }
+          if (++seen <= subscriberImport.processedRows) return undefined
+          if (row._tag === "Malformed") {
+            rejected.push({ line: row.line, email: null, reason: `The row cannot be read: ${row.reason}` })
+          } else {
+            const parsed = importRow(columns, row.line, row.fields)
+            if (Either.isRight(parsed)) rows.push(parsed.right)
+            else rejected.push(parsed.left)
+          }
+          return undefined
+        }
+
+        const takeAll = (parsed: ReadonlyArray<CsvRow>) =>
+          Effect.gen(function*() {
+            for (const row of parsed) {
+              const problem = take(row)
+              if (problem !== undefined) return problem
+              if (rows.length + rejected.length >= options.batchSize) yield* flush
+            }
+            return undefined
+          })
+
+        for (let after = 0;;) {
+          const parts = yield* imports.csvParts(subscriberImport.id, after, options.partsPerRead)
+          if (parts.length === 0) break
+          for (const part of parts) {
+            const problem = yield* takeAll(reader.push(part.text))
+            if (problem !== undefined) return yield* Effect.as(fail(subscriberImport, problem), false)
+          }
+          after = parts[parts.length - 1]!.seq
+        }
+        const problem = (yield* takeAll(reader.end())) ?? (columns === null ? "The CSV is empty: it has no header row." : undefined)
+        if (problem !== undefined) return yield* Effect.as(fail(subscriberImport, problem), false)
+        yield* flush
+        return true
+      })
+
+    /** Runs one claimed import to its end (or until it is lost to deletion or another worker). */
+    const runImport = (claimed: SubscriberImport) =>
+      Effect.gen(function*() {
+        let subscriberImport = claimed
+        if (subscriberImport.status === "pending") {
+          const at = yield* now
+          const { from, to } = importTransitions.begin
+          const begun = yield* imports.transition(subscriberImport.id, from, to, {
+            importedSubscribersCount: 0,
+            errorCount: 0,
+            processedRows: 0,
+            startedAt: at,
+            lockedUntil: leaseFrom(at),
+            updatedAt: at
+          })
+          if (Option.isNone(begun)) return
+          subscriberImport = begun.value
+        }
+        if (!(yield* importRows(subscriberImport))) return
+        const at = yield* now
+        if (subscriberImport.unsubscribeOthers) {
+          yield* batches.unsubscribeOthers(subscriberImport.id, subscriberImport.emailListId, at)
+        }
+        const { from, to } = importTransitions.complete
+        yield* withTransaction(Effect.gen(function*() {
+          const done = yield* imports.transition(subscriberImport.id, from, to, { finishedAt: at, lockedUntil: null, updatedAt: at })
+          if (Option.isSome(done)) yield* imports.dropCsv(subscriberImport.id)
+        }))
+      }).pipe(Effect.catchIf((error): error is Lost => error instanceof Lost, () => Effect.void))
+
+    /** Claims and runs one import; 1 when there was one, 0 when none waits. */
+    const step = Effect.fn("ImportWorker.step")(function*() {
+      const at = yield* now
+      const claimed = yield* imports.claim(at, leaseFrom(at))
+      if (Option.isNone(claimed)) return 0
+      yield* runImport(claimed.value)
+      return 1
+    })
+
+    /** Runs imports until none waits (tests, one-shot tools). */
+    const drain = Effect.fn("ImportWorker.drain")(function*() {
+      let total = 0
+      for (let ran = yield* step(); ran > 0; ran = yield* step()) total += ran
+      return total
+    })
+
+    /** Polls forever; the server forks it, `mailroom worker` runs it. */
+    const run = Effect.forever(
+      step().pipe(
+        Effect.catchAllCause((cause) => Effect.as(Effect.logError("Import step failed", cause), 0)),
+        Effect.flatMap((ran) => (ran === 0 ? Effect.sleep(options.pollInterval) : Effect.void))
+      )
+    )
+
+    return { step, drain, run } as const
+  })
+}) {}

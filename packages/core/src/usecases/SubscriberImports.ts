@@ -1,0 +1,160 @@
+import { Effect, Either, Option } from "effect"
+import type { ImportRowErrorQuery, SubscriberImportQuery } from "../domain/Collections.js"
+import type { EmailListId, SubscriberImportUuid } from "../domain/Ids.js"
+import { newUuid } from "../domain/Ids.js"
+import { importColumns } from "../domain/ImportRow.js"
+import { importAllows, importTransitions } from "../domain/ImportStatus.js"
+import type { SubscriberImport } from "../domain/SubscriberImport.js"
+import type { SubscriberImportAppend, SubscriberImportInput } from "../domain/SubscriberImportInput.js"
+import { InvalidState } from "../errors/InvalidState.js"
+import { ValidationError } from "../errors/ValidationError.js"
+import { CsvParser } from "../ports/CsvParser.js"
+import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
+import { findByRef, orNotFound } from "./lookup.js"
+import { now } from "./now.js"
+
+const HEADER_PROBE = 65_536
+
+/** Subscriber imports as a client sees them: drafts that take CSV text, then start; the worker does the rest. */
+export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mailroom/SubscriberImports", {
+  effect: Effect.gen(function*() {
+    const repo = yield* SubscriberImportRepository
+    const lists = yield* EmailListRepository
+    const csv = yield* CsvParser
+
+    const find = (ref: string) => findByRef("Subscriber import", ref, repo.findByUuid, repo.findById)
+
+    /** The CSV's header problem, if its first row is complete: none when fine or not complete yet. */
+    const headerProblem = (texts: Iterable<string>, complete: boolean): Option.Option<string> => {
+      const reader = csv.reader()
+      for (const text of texts) {
+        for (let at = 0; at < text.length; at += HEADER_PROBE) {
+          const first = reader.push(text.slice(at, at + HEADER_PROBE))[0]
+          if (first !== undefined) return first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
+        }
+      }
+      if (!complete) return Option.none()
+      const first = reader.end()[0]
+      return first === undefined
+        ? Option.some("The CSV is empty: its first row must be a header with an email column.")
+        : first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
+    }
+
+    const checkHeader = (texts: Iterable<string>, complete: boolean) =>
+      Option.match(headerProblem(texts, complete), {
+        onNone: () => Effect.void,
+        onSome: (problem) => Effect.fail(ValidationError.field("subscribers_csv", problem))
+      })
+
+    const listOf = (id: number) =>
+      Effect.flatMap(lists.findById(id as EmailListId), Option.match({
+        onNone: () => Effect.fail(ValidationError.field("email_list_id", "The selected email list id is invalid.")),
+        onSome: (list) => Effect.succeed(list)
+      }))
+
+    const draftOnly = (subscriberImport: SubscriberImport) =>
+      importAllows(subscriberImport.status, "edit")
+        ? Effect.succeed(subscriberImport)
+        : Effect.fail(new InvalidState({ message: "Cannot update a non-draft import." }))
+
+    /** The stored CSV text of a draft (null once the import has started: the text is then the worker's). */
+    const csvOf = Effect.fn("SubscriberImports.csvOf")(function*(subscriberImport: SubscriberImport) {
+      if (subscriberImport.status !== "draft") return null
+      let text = ""
+      for (let after = 0;;) {
+        const parts = yield* repo.csvParts(subscriberImport.id, after, 16)
+        if (parts.length === 0) return text
+        for (const part of parts) text += part.text
+        after = parts[parts.length - 1]!.seq
+      }
+    })
+
+    const list = Effect.fn("SubscriberImports.list")(function*(query: SubscriberImportQuery) {
+      return yield* repo.list(query)
+    })
+
+    const get = Effect.fn("SubscriberImports.get")(function*(ref: string) {
+      return yield* find(ref)
+    })
+
+    const create = Effect.fn("SubscriberImports.create")(function*(input: SubscriberImportInput) {
+      const list = yield* listOf(input.emailListId)
+      yield* checkHeader([input.subscribersCsv], false)
+      const at = yield* now
+      return yield* repo.insert({
+        uuid: newUuid() as SubscriberImportUuid,
+        emailListId: list.id,
+        status: "draft",
+        subscribeUnsubscribed: input.subscribeUnsubscribed,
+        unsubscribeOthers: input.unsubscribeOthers,
+        replaceTags: input.replaceTags ?? false,
+        importedSubscribersCount: null,
+        errorCount: 0,
+        processedRows: 0,
+        failureReason: null,
+        lockedUntil: null,
+        startedAt: null,
+        finishedAt: null,
+        createdAt: at,
+        updatedAt: at
+      }, input.subscribersCsv)
+    })
+
+    const update = Effect.fn("SubscriberImports.update")(function*(ref: string, input: SubscriberImportInput) {
+      const current = yield* Effect.flatMap(find(ref), draftOnly)
+      const list = yield* listOf(input.emailListId)
+      yield* checkHeader([input.subscribersCsv], false)
+      const settings = {
+        emailListId: list.id,
+        subscribeUnsubscribed: input.subscribeUnsubscribed,
+        unsubscribeOthers: input.unsubscribeOthers,
+        replaceTags: input.replaceTags ?? current.replaceTags,
+        updatedAt: yield* now
+      }
+      return yield* repo.replace(current.id, settings, input.subscribersCsv).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new InvalidState({ message: "Cannot update a non-draft import." })),
+          onSome: Effect.succeed
+        }))
+      )
+    })
+
+    const append = Effect.fn("SubscriberImports.append")(function*(ref: string, input: SubscriberImportAppend) {
+      const current = yield* Effect.flatMap(find(ref), draftOnly)
+      if (current.csvLength === 0) yield* checkHeader([input.subscribersCsv], false)
+      return yield* repo.append(current.id, input.subscribersCsv, yield* now).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new InvalidState({ message: "Cannot update a non-draft import." })),
+          onSome: Effect.succeed
+        }))
+      )
+    })
+
+    const remove = Effect.fn("SubscriberImports.remove")(function*(ref: string) {
+      const subscriberImport = yield* find(ref)
+      yield* repo.delete(subscriberImport.id)
+    })
+
+    /** Hands a draft to the worker (status pending), once its CSV has a header with an email column. */
+    const start = Effect.fn("SubscriberImports.start")(function*(ref: string) {
+      const current = yield* find(ref)
+      if (!importAllows(current.status, "start")) return yield* new InvalidState({ message: "Cannot start a non-draft import." })
+      const parts = yield* repo.csvParts(current.id, 0, 4)
+      yield* checkHeader(parts.map((part) => part.text), parts.length < 4)
+      const { from, to } = importTransitions.start
+      yield* repo.transition(current.id, from, to, { updatedAt: yield* now }).pipe(
+        orNotFound("Subscriber import"),
+        Effect.catchTag("NotFound", () => new InvalidState({ message: "Cannot start a non-draft import." }))
+      )
+    })
+
+    /** The rows the import refused so far, in CSV order. */
+    const errors = Effect.fn("SubscriberImports.errors")(function*(ref: string, query: ImportRowErrorQuery) {
+      const subscriberImport = yield* find(ref)
+      return yield* repo.errors(subscriberImport.id, query)
+    })
+
+    return { list, get, csvOf, create, update, append, remove, start, errors } as const
+  })
+}) {}

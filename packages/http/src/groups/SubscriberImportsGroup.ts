@@ -1,0 +1,76 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ImportRowErrorCollection, SubscriberImportAppend, SubscriberImportCollection, SubscriberImportInput } from "@mailroom/core"
+import { Schema } from "effect"
+import { InvalidQueryError, InvalidStateError, NotFoundError, ValidationFailedError } from "../ApiErrors.js"
+import { Authorization } from "../Authorization.js"
+import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
+import { ImportRowErrorResource, SubscriberImportResource } from "../resources/SubscriberImportResource.js"
+
+const ImportPath = Schema.Struct({
+  import: Schema.String.annotations({ description: "The import's integer id (its uuid works too)." })
+})
+
+/** /api/subscriber-imports: bulk imports of subscribers from CSV text. */
+export class SubscriberImportsGroup extends HttpApiGroup.make("subscriberImports")
+  .add(
+    HttpApiEndpoint.get("list", "/subscriber-imports")
+      .setUrlParams(collectionParams(SubscriberImportCollection))
+      .addSuccess(Collection(SubscriberImportResource))
+      .addError(InvalidQueryError)
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/subscriber-imports")
+      .setPayload(allErrors(SubscriberImportInput))
+      .addSuccess(Data(SubscriberImportResource))
+      .addError(ValidationFailedError)
+      .annotate(OpenApi.Description, "Creates a draft. The CSV may arrive in several parts: create with the first, then append.")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/subscriber-imports/:import")
+      .setPath(ImportPath)
+      .addSuccess(Data(SubscriberImportResource))
+      .addError(NotFoundError)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/subscriber-imports/:import")
+      .setPath(ImportPath)
+      .setPayload(allErrors(SubscriberImportInput))
+      .addSuccess(Data(SubscriberImportResource))
+      .addError(NotFoundError)
+      .addError(ValidationFailedError)
+      .addError(InvalidStateError)
+  )
+  .add(HttpApiEndpoint.del("delete", "/subscriber-imports/:import").setPath(ImportPath).addError(NotFoundError))
+  .add(
+    HttpApiEndpoint.post("append", "/subscriber-imports/:import/append")
+      .setPath(ImportPath)
+      .setPayload(allErrors(SubscriberImportAppend))
+      .addSuccess(Data(SubscriberImportResource))
+      .addError(NotFoundError)
+      .addError(ValidationFailedError)
+      .addError(InvalidStateError)
+  )
+  .add(
+    HttpApiEndpoint.post("start", "/subscriber-imports/:import/start")
+      .setPath(ImportPath)
+      .addError(NotFoundError)
+      .addError(ValidationFailedError)
+      .addError(InvalidStateError)
+      .annotate(OpenApi.Description, "Starts a draft: status pending, then importing, then completed (or failed).")
+  )
+  .add(
+    HttpApiEndpoint.get("errors", "/subscriber-imports/:import/errors")
+      .setPath(ImportPath)
+      .setUrlParams(collectionParams(ImportRowErrorCollection))
+      .addSuccess(Collection(ImportRowErrorResource))
+      .addError(NotFoundError)
+      .addError(InvalidQueryError)
+      .annotate(OpenApi.Description, "The rows the import refused so far, with their line and the reason.")
+  )
+  .middleware(Authorization)
+  .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "CSV imports into one list. A request body is at most 10 MiB: send a larger file in several append calls."
+  )
+{}

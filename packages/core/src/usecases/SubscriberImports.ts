@@ -25,23 +25,25 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
 
     const find = (ref: string) => findByRef("Subscriber import", ref, repo.findByUuid, repo.findById)
 
-    /** The CSV's header problem, if its first row is complete: none when fine or not complete yet. */
-    const headerProblem = (texts: Iterable<string>, complete: boolean): Option.Option<string> => {
-      const reader = csv.reader()
+    /**
+     * What is wrong with the CSV's header row, if anything: none when it is fine, or when the first line has not fully
+     * arrived yet and more text may follow (`complete` false).
+     */
+    const headerProblem = (texts: ReadonlyArray<string>, complete: boolean): Option.Option<string> => {
+      let head = ""
       for (const text of texts) {
-        for (let at = 0; at < text.length; at += HEADER_PROBE) {
-          const first = reader.push(text.slice(at, at + HEADER_PROBE))[0]
-          if (first !== undefined) return first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
-        }
+        head += text.slice(0, HEADER_PROBE - head.length)
+        if (head.length >= HEADER_PROBE) break
       }
-      if (!complete) return Option.none()
-      const first = reader.end()[0]
-      return first === undefined
-        ? Option.some("The CSV is empty: its first row must be a header with an email column.")
-        : first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
+      const newline = head.indexOf("\n")
+      if (newline < 0 && !complete) return Option.none()
+      const reader = csv.reader()
+      const first = [...reader.push(newline < 0 ? head : head.slice(0, newline + 1)), ...reader.end()][0]
+      if (first === undefined) return Option.some("The CSV is empty: its first row must be a header with an email column.")
+      return first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
     }
 
-    const checkHeader = (texts: Iterable<string>, complete: boolean) =>
+    const checkHeader = (texts: ReadonlyArray<string>, complete: boolean) =>
       Option.match(headerProblem(texts, complete), {
         onNone: () => Effect.void,
         onSome: (problem) => Effect.fail(ValidationError.field("subscribers_csv", problem))

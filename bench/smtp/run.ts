@@ -8,26 +8,21 @@
  * Usage: npx tsx --tsconfig tsconfig.check.json bench/smtp/run.ts
  *          [--count 20000] [--concurrency 50,100,200] [--connections 4,8,16] [--baseline]
  * --baseline also runs, with 100 in flight over 8 connections, the former path (nodemailer composes the MIME from
- * html/text, regex htmlToText) and nodemailer sending pre-built raw messages (the transport's own cost).
- * --experiment also runs every configuration (all with the same MIME bytes) with the MIME built on a worker thread
- * (bench/smtp/mimeWorker.ts) and sent by nodemailer; through bench/smtp/pipelinedSmtp.ts (a minimal pipelined SMTP
- * client instead of nodemailer's transport, MIME built inline); and with both.
+ * html/text, regex htmlToText) and nodemailer's pooled transport sending pre-built raw messages (its own cost), which
+ * is what SmtpMailer's own SMTP client (packages/smtp/src/internal/SmtpConnection.ts) replaced.
  * Profile the sender: node --cpu-prof --import tsx bench/smtp/run.ts --concurrency 100 --connections 8
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { performance as nodePerformance } from "node:perf_hooks"
 import { cpus, loadavg } from "node:os"
-import { Mailer, MailError, type MailMessage } from "@mailroom/core"
+import { htmlToText, Mailer, type MailMessage } from "@mailroom/core"
 import { SmtpMailer } from "@mailroom/smtp"
 import { Context, Effect, Either, Layer } from "effect"
 import nodemailer from "nodemailer"
-import { buildMime, renderMail } from "../../packages/smtp/src/internal/mime.js"
-import { htmlToText } from "@mailroom/core"
+import { buildMime } from "../../packages/smtp/src/internal/mime.js"
 import { mimeParts, parseEml } from "../../packages/smtp/test/eml.js"
 import { htmlToTextReference } from "../../packages/core/test/htmlToTextReference.js"
-import { MimeWorkers } from "./mimeWorkers.js"
-import { PipelinedSmtpPool } from "./pipelinedSmtp.js"
 
 const option = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -40,13 +35,10 @@ const COUNT = Number(option("count", "20000"))
 const CONCURRENCY = numbers(option("concurrency", "50,100,200"))
 const CONNECTIONS = numbers(option("connections", "4,8,16"))
 const BASELINE = process.argv.includes("--baseline")
-const EXPERIMENT = process.argv.includes("--experiment")
 const SAMPLE_EVERY = 997
 const FORMER = "former (nodemailer composes)"
 const PREBUILT = "nodemailer raw, pre-built MIME"
-const NODEMAILER_WORKER = "experiment: worker + nodemailer"
-const EXPERIMENTAL = "experiment: pipelined writer"
-const EXPERIMENTAL_WORKER = "  + MIME built on 1 worker"
+const SMTP_MAILER = "SmtpMailer"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The mails
@@ -279,53 +271,15 @@ const main = async () => {
     }
     for (const connections of CONNECTIONS) {
       for (const concurrency of CONCURRENCY) {
-        const row = await runConfig(url, sink, COUNT, concurrency, connections, "SmtpMailer (raw)")
+        const row = await runConfig(url, sink, COUNT, concurrency, connections, SMTP_MAILER)
         print(row)
         rows.push(row)
-        if (EXPERIMENT) {
-          const transport = nodemailer.createTransport({ url, pool: true, maxConnections: connections, maxMessages: Infinity })
-          const nodemailerWorkers = new MimeWorkers(1)
-          const sendViaNodemailer: Send = (message) =>
-            Effect.runPromise(Effect.tryPromise({
-              try: () =>
-                nodemailerWorkers.build(message).then((m) => transport.sendMail({ envelope: { from: m.from, to: [m.to] }, raw: m.raw })),
-              catch: (e) => new MailError({ message: String(e), permanent: false })
-            }))
-          await measure(NODEMAILER_WORKER, sink, 1000, concurrency, connections, sendViaNodemailer) // warm-up
-          const nodemailerRow = await measure(NODEMAILER_WORKER, sink, COUNT, concurrency, connections, sendViaNodemailer)
-          await nodemailerWorkers.close()
-          transport.close()
-          print(nodemailerRow)
-          rows.push(nodemailerRow)
-          const pool = new PipelinedSmtpPool("127.0.0.1", port, connections)
-          const send: Send = (message) =>
-            Effect.runPromise(Effect.flatMap(renderMail(message), (m) =>
-              Effect.tryPromise({
-                try: () => pool.send(m.envelope.from, m.envelope.to[0]!, m.raw),
-                catch: (e) => new MailError({ message: String(e), permanent: false })
-              })))
-          const experiment = await measure(EXPERIMENTAL, sink, COUNT, concurrency, connections, send)
-          print(experiment)
-          rows.push(experiment)
-          const workers = new MimeWorkers(1)
-          const sendBuiltElsewhere: Send = (message) =>
-            Effect.runPromise(Effect.tryPromise({
-              try: () => workers.build(message).then((m) => pool.send(m.from, m.to, m.raw)),
-              catch: (e) => new MailError({ message: String(e), permanent: false })
-            }))
-          await measure(EXPERIMENTAL_WORKER, sink, 1000, concurrency, connections, sendBuiltElsewhere) // warm-up
-          const withWorker = await measure(EXPERIMENTAL_WORKER, sink, COUNT, concurrency, connections, sendBuiltElsewhere)
-          await workers.close()
-          pool.close()
-          print(withWorker)
-          rows.push(withWorker)
-        }
       }
     }
   } finally {
     sink.disconnect()
   }
-  for (const label of ["SmtpMailer (raw)", NODEMAILER_WORKER, EXPERIMENTAL, EXPERIMENTAL_WORKER]) {
+  for (const label of [SMTP_MAILER]) {
     const best = rows.filter((r) => r.label === label).sort((a, b) => b.rate - a.rate)[0]
     if (best) console.log(`best ${label}: ${Math.round(best.rate)} mails/s with ${best.concurrency} in flight over ${best.connections} connections`)
   }

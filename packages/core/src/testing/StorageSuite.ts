@@ -5,6 +5,8 @@ import { campaignLinkContract } from "./suite/campaignLinkContract.js"
 import { campaignQueryContract } from "./suite/campaignQueryContract.js"
 import { emailListContract } from "./suite/emailListContract.js"
 import type { MakeStorage } from "./suite/fixtures.js"
+import { importBatchContract } from "./suite/importBatchContract.js"
+import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
 import { segmentContract } from "./suite/segmentContract.js"
 import { sendContract } from "./suite/sendContract.js"
@@ -12,6 +14,7 @@ import { sendDeliveryContract } from "./suite/sendDeliveryContract.js"
 import { sendQueryContract } from "./suite/sendQueryContract.js"
 import { settingsContract } from "./suite/settingsContract.js"
 import { subscriberContract } from "./suite/subscriberContract.js"
+import { subscriberImportContract } from "./suite/subscriberImportContract.js"
 import { subscriberQueryContract } from "./suite/subscriberQueryContract.js"
 import { suppressionContract } from "./suite/suppressionContract.js"
 import { tagContract } from "./suite/tagContract.js"
@@ -44,4 +47,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     trackingContract(makeStorage)
     trackingQueryContract(makeStorage)
     settingsContract(makeStorage)
+    subscriberImportContract(makeStorage)
+    importBatchContract(makeStorage)
+    importBatchRulesContract(makeStorage)
   })

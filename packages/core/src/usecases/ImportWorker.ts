@@ -4,6 +4,7 @@ import { type ImportColumns, importColumns, type ImportRow, importRow, type Reje
 import { importTransitions } from "../domain/ImportStatus.js"
 import type { SubscriberImport } from "../domain/SubscriberImport.js"
 import { CsvParser, type CsvRow } from "../ports/CsvParser.js"
+import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { ImportBatchRepository } from "../ports/ImportBatchRepository.js"
 import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
 import { Transactor } from "../ports/Transactor.js"
@@ -23,6 +24,9 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
   })
 }) {}
 
+/** Characters of CSV text parsed at a time. */
+const PARSE_SLICE = 262_144
+
 /** The import was deleted, or another worker holds it now: stop without touching it. */
 class Lost {
   readonly _tag = "Lost"
@@ -37,6 +41,7 @@ class Lost {
 export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/ImportWorker", {
   effect: Effect.gen(function*() {
     const imports = yield* SubscriberImportRepository
+    const lists = yield* EmailListRepository
     const batches = yield* ImportBatchRepository
     const parser = yield* CsvParser
     const { withTransaction } = yield* Transactor
@@ -85,6 +90,8 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           processed += count
           rows = []
           rejected = []
+          // a macrotask boundary: with a synchronous driver (SQLite) the API would otherwise wait for the whole import
+          yield* Effect.sleep(Duration.zero)
         })
 
         /** Takes one parsed row; a header problem when the first row is not a usable header. */
@@ -121,8 +128,11 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           const parts = yield* imports.csvParts(subscriberImport.id, after, options.partsPerRead)
           if (parts.length === 0) break
           for (const part of parts) {
-            const problem = yield* takeAll(reader.push(part.text))
-            if (problem !== undefined) return yield* Effect.as(fail(subscriberImport, problem), false)
+            // parsed in slices, so that only a few thousand rows are held at once whatever the size of a part
+            for (let at = 0; at < part.text.length; at += PARSE_SLICE) {
+              const problem = yield* takeAll(reader.push(part.text.slice(at, at + PARSE_SLICE)))
+              if (problem !== undefined) return yield* Effect.as(fail(subscriberImport, problem), false)
+            }
           }
           after = parts[parts.length - 1]!.seq
         }
@@ -136,6 +146,9 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
     const runImport = (claimed: SubscriberImport) =>
       Effect.gen(function*() {
         let subscriberImport = claimed
+        if (Option.isNone(yield* lists.findById(subscriberImport.emailListId))) {
+          return yield* fail(subscriberImport, "The email list of this import no longer exists.")
+        }
         if (subscriberImport.status === "pending") {
           const at = yield* now
           const { from, to } = importTransitions.begin

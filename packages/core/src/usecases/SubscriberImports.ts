@@ -11,7 +11,7 @@ import { ValidationError } from "../errors/ValidationError.js"
 import { CsvParser } from "../ports/CsvParser.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
-import { findByRef, orNotFound } from "./lookup.js"
+import { findByRef, orNotFound, parseIntId } from "./lookup.js"
 import { now } from "./now.js"
 
 const HEADER_PROBE = 65_536
@@ -50,7 +50,7 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
       })
 
     const listOf = (id: number) =>
-      Effect.flatMap(lists.findById(id as EmailListId), Option.match({
+      Effect.flatMap(Option.isSome(parseIntId(String(id))) ? lists.findById(id as EmailListId) : Effect.succeedNone, Option.match({
         onNone: () => Effect.fail(ValidationError.field("email_list_id", "The selected email list id is invalid.")),
         onSome: (list) => Effect.succeed(list)
       }))
@@ -142,8 +142,21 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
     const start = Effect.fn("SubscriberImports.start")(function*(ref: string) {
       const current = yield* find(ref)
       if (!importAllows(current.status, "start")) return yield* new InvalidState({ message: "Cannot start a non-draft import." })
-      const parts = yield* repo.csvParts(current.id, 0, 4)
-      yield* checkHeader(parts.map((part) => part.text), parts.length < 4)
+      yield* listOf(current.emailListId)
+      // read parts until the first line is complete (or the probe is full, or the text ends)
+      const texts: Array<string> = []
+      let complete = false
+      for (let after = 0, length = 0; !texts.some((text) => text.includes("\n")) && length < HEADER_PROBE;) {
+        const parts = yield* repo.csvParts(current.id, after, 4)
+        if (parts.length === 0) {
+          complete = true
+          break
+        }
+        for (const part of parts) texts.push(part.text)
+        length += parts.reduce((sum, part) => sum + part.text.length, 0)
+        after = parts[parts.length - 1]!.seq
+      }
+      yield* checkHeader(texts, complete)
       const { from, to } = importTransitions.start
       yield* repo.transition(current.id, from, to, { updatedAt: yield* now }).pipe(
         orNotFound("Subscriber import"),

@@ -121,6 +121,11 @@ export const SqlImportBatchRepository = Layer.effect(
           if (decision._tag === "Duplicate") continue
           if (decision._tag === "Reject") {
             errors.push({ line: row.line, email: row.email, reason: decision.reason })
+            // marked as seen by this import, so a later row for the address is a skipped duplicate, not a second refusal
+            if (existing !== undefined) {
+              yield* sql`UPDATE subscribers SET last_import_id = ${batch.importId} WHERE id = ${existing.id}`
+              known.set(row.email, { ...existing, lastImportId: batch.importId })
+            }
             continue
           }
           const { fields } = decision

@@ -98,7 +98,8 @@ export const SqlSubscriberImportRepository = Layer.effect(
           sorts: { created_at: "created_at", updated_at: "updated_at" },
           filters: {
             status: (value) => sql.in("status", value.split(",").map((s) => s.trim())),
-            email_list_id: (value) => (/^\d{1,10}$/.test(value.trim()) ? sql`email_list_id = ${Number(value)}` : sql`1 = 0`)
+            email_list_id: (value) =>
+              /^\d{1,10}$/.test(value.trim()) && Number(value) <= 2_147_483_647 ? sql`email_list_id = ${Number(value)}` : sql`1 = 0`
           }
         }, query, FromRow),
       transition: (id, from, to, changes) =>

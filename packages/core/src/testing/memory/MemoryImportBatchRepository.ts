@@ -42,6 +42,8 @@ export const makeMemoryImportBatchRepository = (state: MemoryState) => {
           if (decision._tag === "Duplicate") continue
           if (decision._tag === "Reject") {
             errors.push({ line: row.line, email: row.email, reason: decision.reason })
+            // marked as seen by this import, so a later row for the address is a skipped duplicate, not a second refusal
+            state.tables.importMarks.set(found!.id, batch.importId)
             continue
           }
           const { status: _, ...fields } = decision.fields

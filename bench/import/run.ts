@@ -1,0 +1,86 @@
+/**
+ * Import benchmark: a CSV of 1,000,000 rows (email, first_name, last_name, tags, two extra columns) is sent through
+ * the API in appended parts of about 8 MB, started, and imported by the server's own worker (the server runs compiled,
+ * as `npm start` does). Measures rows/s from POST start to status `completed`, the progress a client sees while it
+ * runs, and the server's peak RSS; on SQLite and Postgres. Usage: npm run bench:import [-- --count 1000000]
+ */
+import { rmSync } from "node:fs"
+import { setTimeout as sleep } from "node:timers/promises"
+import { arg, call, closeClient, machine, peakRssMb, resetPostgres, startServer, stopServer } from "../lib.js"
+
+const COUNT = arg("count", 1_000_000)
+const PART_BYTES = 8_000_000
+const SQLITE_FILE = "./bench/import/data/bench.db"
+const TAGS = ["news", "vip;news", "customers|beta", "", "events,news"]
+
+/** The CSV in parts of about PART_BYTES, each ending at a line break. */
+const csvParts = (count: number): Array<string> => {
+  const parts: Array<string> = []
+  let part = "email,first_name,last_name,tags,company,city\n"
+  for (let i = 1; i <= count; i++) {
+    part += `user${i}@example.com,First${i},Last${i},"${TAGS[i % TAGS.length]}",Company ${i % 1000},City ${i % 97}\n`
+    if (part.length >= PART_BYTES) {
+      parts.push(part)
+      part = ""
+    }
+  }
+  if (part !== "") parts.push(part)
+  return parts
+}
+
+const json = (text: string) => JSON.parse(text) as { data: Record<string, unknown> }
+
+const rows: Array<string> = []
+const parts = csvParts(COUNT)
+console.log(`CSV: ${COUNT} rows in ${parts.length} parts, ${(parts.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(1)} MB`)
+for (const store of ["sqlite", "postgres"] as const) {
+  if (store === "sqlite") rmSync("bench/import/data", { recursive: true, force: true })
+  const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
+  const port = 3960 + rows.length
+  const server = await startServer(databaseUrl, port, { WORKERS: "true" })
+  try {
+    const list = json((await call(port, "POST", "/api/email-lists", JSON.stringify({ name: "Bench", default_from_email: "b@example.com" }))).text)
+      .data as { id: number; uuid: string }
+    const uploadStart = performance.now()
+    const created = await call(port, "POST", "/api/subscriber-imports", JSON.stringify({
+      subscribers_csv: parts[0],
+      email_list_id: list.id,
+      subscribe_unsubscribed: false,
+      unsubscribe_others: false
+    }))
+    if (created.status !== 200) throw new Error(`create: ${created.status} ${created.text.slice(0, 300)}`)
+    const id = json(created.text).data["id"] as number
+    for (const part of parts.slice(1)) {
+      const appended = await call(port, "POST", `/api/subscriber-imports/${id}/append`, JSON.stringify({ subscribers_csv: part }))
+      if (appended.status !== 200) throw new Error(`append: ${appended.status} ${appended.text.slice(0, 300)}`)
+    }
+    const uploadSeconds = (performance.now() - uploadStart) / 1000
+    const start = performance.now()
+    const started = await call(port, "POST", `/api/subscriber-imports/${id}/start`)
+    if (started.status !== 204) throw new Error(`start: ${started.status} ${started.text}`)
+    let status = "pending"
+    const progress: Array<number> = []
+    let last: Record<string, unknown> = {}
+    while (status !== "completed" && status !== "failed") {
+      await sleep(250)
+      last = json((await call(port, "GET", `/api/subscriber-imports/${id}`)).text).data
+      status = last["status"] as string
+      progress.push(Number(last["imported_subscribers_count"] ?? 0))
+    }
+    const seconds = (performance.now() - start) / 1000
+    const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
+    const seen = progress.filter((n) => n > 0 && n < COUNT)
+    const line = `| ${store} | ${COUNT} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
+      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${peakRssMb(server.pid).toFixed(0)} |`
+    console.log(line)
+    rows.push(line)
+  } finally {
+    await stopServer(server)
+  }
+}
+
+console.log(`\n${machine()}; ${COUNT} rows, 6 columns (tags in 5 patterns), parts of ~${PART_BYTES / 1e6} MB.`)
+console.log("| store | rows | upload s | import s | rows/s | status | subscribers | errors | progress readings | peak RSS MB |")
+console.log("|---|---|---|---|---|---|---|---|---|---|")
+for (const row of rows) console.log(row)
+closeClient()

@@ -11,6 +11,13 @@ export const arg = (name: string, fallback: number): number => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback
 }
 
+/** The stores to run (`--stores sqlite,postgres`, both by default). */
+export const stores = (): Array<"sqlite" | "postgres"> => {
+  const i = process.argv.indexOf("--stores")
+  const names = i > 0 ? (process.argv[i + 1] ?? "").split(",") : ["sqlite", "postgres"]
+  return names.filter((name): name is "sqlite" | "postgres" => name === "sqlite" || name === "postgres")
+}
+
 /** The bearer token the benchmark servers seed. */
 export const TOKEN = "bench-token"
 /** Postgres the benchmarks use (a `bench` schema in it is recreated). */

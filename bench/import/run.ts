@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
-import { arg, call, closeClient, machine, peakRssMb, resetPostgres, startServer, stopServer } from "../lib.js"
+import { arg, call, closeClient, machine, peakRssMb, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 
 const COUNT = arg("count", 1_000_000)
 const PART_BYTES = 8_000_000
@@ -33,7 +33,7 @@ const json = (text: string) => JSON.parse(text) as { data: Record<string, unknow
 const rows: Array<string> = []
 const parts = csvParts(COUNT)
 console.log(`CSV: ${COUNT} rows in ${parts.length} parts, ${(parts.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(1)} MB`)
-for (const store of ["sqlite", "postgres"] as const) {
+for (const store of stores()) {
   if (store === "sqlite") rmSync("bench/import/data", { recursive: true, force: true })
   const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
   const port = 3960 + rows.length

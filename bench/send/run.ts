@@ -17,9 +17,11 @@ import {
   resetPostgres,
   startProcess,
   startServer,
-  stopServer
+  stopServer,
+  stores
 } from "../lib.js"
 import { seedPostgres, seedSqlite } from "../subscribers/seed.js"
+import { html } from "./html.js"
 
 const COUNT = arg("count", 100_000)
 const WORKERS = arg("workers", 3)
@@ -45,17 +47,8 @@ const startSink = async (): Promise<ChildProcess> => {
   throw new Error("sink did not start")
 }
 
-/** About 30 KB of HTML with 10 links and personal placeholders. */
-const html = () => {
-  const links = Array.from({ length: 10 }, (_, i) => `<p><a href="https://example.com/articles/${i + 1}?ref=news">Article ${i + 1}</a></p>`)
-  const filler = Array.from({ length: 110 }, (_, i) =>
-    `<p style="font-family:Georgia,serif;color:#333">Paragraph ${i}: Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`)
-  return `<!doctype html><html><body><h1>Hello {{ subscriber.first_name }}</h1>${links.join("")}${filler.join("")}` +
-    `<p>Sent to {{ subscriber.email }}. <a href="::unsubscribeUrl::">Unsubscribe</a></p></body></html>`
-}
-
 const rows: Array<string> = []
-for (const store of ["sqlite", "postgres"] as const) {
+for (const store of stores()) {
   const sink = await startSink()
   try {
     if (store === "sqlite") rmSync("bench/send/data", { recursive: true, force: true })

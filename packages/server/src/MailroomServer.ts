@@ -6,6 +6,7 @@ import { HttpLive } from "@mailroom/http"
 import { Duration, Effect, Layer } from "effect"
 import { mailerFromConfig } from "./mailerFromConfig.js"
 import { MarkedRenderer } from "./markdown.js"
+import { NodeHmac } from "./nodeHmac.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { SeedToken } from "./SeedToken.js"
 import { storageFromUrl } from "./storageFromUrl.js"
@@ -28,6 +29,7 @@ export const MailroomFromConfig = (config: ServerConfig) =>
   Mailroom.pipe(
     Layer.provide(mailerFromConfig(config)),
     Layer.provide(CsvParseReader),
+    Layer.provide(NodeHmac),
     Layer.provideMerge(storageFromUrl(config.databaseUrl)),
     Layer.provide(Layer.succeed(AppUrl, config.appUrl)),
     Layer.provide(MarkedRenderer),

@@ -39,13 +39,16 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
         Effect.sync(() => new SmtpPool(settings, options.maxConnections ?? 8)),
         (pool) => Effect.sync(() => pool.close())
       )
+      // no span per mail: on the delivery path the tracing costs more than writing the message
       return Mailer.of({
         send: (message) =>
           Effect.flatMap(renderMail(message), (mail) =>
-            Effect.tryPromise({
-              try: () => pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw),
-              catch: toMailError
-            })).pipe(Effect.withSpan("SmtpMailer.send", { captureStackTrace: false }))
+            Effect.async<void, MailError>((resume) => {
+              pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw).then(
+                () => resume(Effect.void),
+                (error) => resume(Effect.fail(toMailError(error)))
+              )
+            }))
       })
     })
   )

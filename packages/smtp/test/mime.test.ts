@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { MailMessage } from "@mailroom/core"
-import { buildMime, encodedWords, MimeError, quotedPrintable } from "../src/internal/mime.js"
+import { buildMime, encodedWords, MimeError } from "../src/internal/mime.js"
+import { quotedPrintable } from "../src/internal/MimeBodies.js"
 import { htmlToText } from "@mailroom/core"
 import { decodeQuotedPrintable, decodeWords, mimeParts, parseEml, rawLines } from "./eml.js"
 

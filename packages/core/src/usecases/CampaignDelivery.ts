@@ -1,4 +1,4 @@
-import { Chunk, Duration, Effect, Option, Ref, Stream } from "effect"
+import { Duration, Effect, Option, Ref } from "effect"
 import type { Campaign } from "../domain/Campaign.js"
 import { compileCampaign, type CompiledCampaign, trackableLinks } from "../domain/CampaignMail.js"
 import type { EmailList } from "../domain/EmailList.js"
@@ -140,10 +140,10 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
       })
 
     /** Records a group of outcomes; SMTP 5xx answers are also stored as bounces and counted on the campaign. */
-    const record = (campaign: Campaign, outcomes: Chunk.Chunk<Outcome>) =>
+    const record = (campaign: Campaign, outcomes: ReadonlyArray<Outcome>) =>
       Effect.gen(function*() {
         const at = yield* now
-        yield* sends.record(Chunk.toReadonlyArray(Chunk.map(outcomes, (o) => o.result)), at)
+        yield* sends.record(outcomes.map((o) => o.result), at)
         let first = 0
         for (const { result, send } of outcomes) {
           if (result._tag !== "Failed" || result.bounced !== true) continue
@@ -192,29 +192,28 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
       })
 
     /**
-     * Delivers the campaign for one slice as a stream: batches are claimed as the previous one is taken up, up to
-     * `concurrency` mails are in flight, and outcomes are recorded every `recordEvery` or `batchSize` mails, whichever
-     * comes first (so a crash re-sends at most what went out since the last record). The number of sends handled,
-     * and whether the campaign has nothing left to claim.
+     * Delivers the campaign for one slice in `lanes` parallel loops, each claiming a batch, mailing it with its share
+     * of `concurrency` in flight and recording the outcomes; while one lane claims or records, the others keep the
+     * transport busy. A crash re-sends at most what the lanes had mailed but not recorded (`lanes × batchSize`).
+     * The number of sends handled, and whether the campaign has nothing left to claim.
      */
     const deliverSlice = (campaign: Campaign, list: EmailList) =>
       Effect.gen(function*() {
         const mail = yield* compile(campaign, list)
         const exhausted = yield* Ref.make(false)
         const deadline = (yield* now).getTime() + Duration.toMillis(options.slice)
-        const handled = yield* Stream.repeatEffectOption(
-          Effect.flatMap(claimNext(campaign, deadline, exhausted), Option.match({
-            onNone: () => Effect.fail(Option.none()),
-            onSome: Effect.succeed
-          }))
-        ).pipe(
-          Stream.flattenIterables,
-          Stream.mapEffect((claimed) => deliverOne(campaign, mail, claimed), { concurrency: options.concurrency, unordered: true }),
-          Stream.groupedWithin(options.batchSize, options.recordEvery),
-          Stream.mapEffect((outcomes) => record(campaign, outcomes)),
-          Stream.runFold(0, (total, n) => total + n)
-        )
-        return { handled, exhausted: yield* Ref.get(exhausted) }
+        const perLane = Math.max(1, Math.ceil(options.concurrency / options.lanes))
+        const lane = Effect.gen(function*() {
+          let handled = 0
+          for (;;) {
+            const batch = yield* claimNext(campaign, deadline, exhausted)
+            if (Option.isNone(batch)) return handled
+            const outcomes = yield* Effect.forEach(batch.value, (claimed) => deliverOne(campaign, mail, claimed), { concurrency: perLane })
+            handled += yield* record(campaign, outcomes)
+          }
+        })
+        const handled = yield* Effect.all(Array.from({ length: options.lanes }, () => lane), { concurrency: "unbounded" })
+        return { handled: handled.reduce((sum, n) => sum + n, 0), exhausted: yield* Ref.get(exhausted) }
       })
 
     /** Marks the campaign sent when its audience is frozen and nothing is pending. */

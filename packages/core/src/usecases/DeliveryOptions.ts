@@ -3,16 +3,16 @@ import { Context, Duration } from "effect"
 /** Tuning of campaign delivery: batch sizes, parallel sends, lease, polling and an optional rate limit. */
 export class DeliveryOptions extends Context.Reference<DeliveryOptions>()("@mailroom/DeliveryOptions", {
   defaultValue: () => ({
-    /** Sends claimed per batch. */
-    batchSize: 200,
+    /** Sends claimed per batch (one lane's unit of work, recorded when it is done). */
+    batchSize: 50,
+    /** Batches in progress at once per worker process: each claims, mails and records in turn. */
+    lanes: 4,
     /** Mails in flight at once per worker process. */
     concurrency: 64,
     /** How long a claimed batch stays reserved for the worker that claimed it. */
     lease: Duration.minutes(2),
     /** Subscribers covered per audience-freezing statement. */
     freezeBatch: 10_000,
-    /** Longest wait before delivered sends are recorded (or `batchSize` of them, whichever comes first). */
-    recordEvery: Duration.millis(100),
     /** How long one campaign is delivered before the loop looks at due and other campaigns again. */
     slice: Duration.seconds(5),
     /** Pause between polls when there is nothing to do. */

@@ -21,6 +21,7 @@ import { domainToASCII } from "node:url"
 import { type MailAddress, MailError, type MailMessage } from "@mailroom/core"
 import { Effect } from "effect"
 import { htmlToText } from "@mailroom/core"
+import { base64Lines, textBody } from "./MimeBodies.js"
 
 /** The message cannot be written as valid MIME (a permanent problem of the message, not of the transport). */
 export class MimeError extends Error {
@@ -65,12 +66,11 @@ export const buildMime = (message: MailMessage, options: MimeOptions = {}): RawM
     }
   }
 
-  const text = message.text ?? htmlToText(message.html)
-  const textPart = encodeText(text)
-  const htmlPart = base64Lines(message.html)
+  const text = textBody(message.text ?? htmlToText(message.html))
+  const html = base64Lines(message.html)
   let boundary = options.boundary ?? `=_mr_${randomUUID()}`
   // a base64 body cannot hold "=", only a 7bit text part could (practically never) contain the boundary
-  while (textPart.encoding === "7bit" && textPart.body.includes(boundary)) boundary = `=_mr_${randomUUID()}`
+  while (text.encoding === "7bit" && text.body.includes(boundary)) boundary = `=_mr_${randomUUID()}`
 
   const head = addressHeader("From", message.from, from) +
     addressHeader("To", message.to, to) +
@@ -80,10 +80,10 @@ export const buildMime = (message: MailMessage, options: MimeOptions = {}): RawM
     custom +
     `Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"${CRLF}${CRLF}`
   const raw = head +
-    `--${boundary}${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}Content-Transfer-Encoding: ${textPart.encoding}${CRLF}${CRLF}` +
-    textPart.body +
+    `--${boundary}${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}Content-Transfer-Encoding: ${text.encoding}${CRLF}${CRLF}` +
+    text.body +
     `--${boundary}${CRLF}Content-Type: text/html; charset=utf-8${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}` +
-    (htmlPart === "" ? CRLF : htmlPart) +
+    html +
     `--${boundary}--${CRLF}`
   // all of it is ASCII (then "latin1" is a plain copy), unless an address has a non-ASCII local part (SMTPUTF8)
   const ascii = PRINTABLE.test(from) && PRINTABLE.test(to) && (!message.replyTo || PRINTABLE.test(message.replyTo.email))
@@ -104,93 +104,6 @@ export const renderMail = (message: MailMessage): Effect.Effect<RawMail, MailErr
         : Effect.die(error)
     }
   })
-
-// ---------------------------------------------------------------------------------------------------------------
-// Bodies
-
-const SCRATCH_MAX = 4 * 1024 * 1024
-let scratch = Buffer.allocUnsafeSlow(256 * 1024)
-
-/** Base64 of the UTF-8 bytes in lines of 76 characters, each ending in CRLF. */
-export const base64Lines = (value: string): string => {
-  // the UTF-8 bytes go to a reused buffer (at most 3 bytes per UTF-16 unit): no allocation per message
-  const need = value.length * 3
-  if (scratch.length < need && need <= SCRATCH_MAX) scratch = Buffer.allocUnsafeSlow(need)
-  const b64 = need <= scratch.length
-    ? scratch.toString("base64", 0, scratch.write(value, 0, "utf8"))
-    : Buffer.from(value, "utf8").toString("base64")
-  let out = ""
-  for (let i = 0; i < b64.length; i += 76) out += b64.slice(i, i + 76) + CRLF
-  return out
-}
-
-// NUL, bytes over 0x7f, and CR not followed by LF would not survive as 7bit
-const NOT_7BIT = /[^\x01-\x7f]|\r(?!\n)/
-
-/** Some line (without its line break) is longer than 998 characters. */
-const hasLongLine = (text: string): boolean => {
-  let start = 0
-  for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-    if (end - start > MAX_LINE + (text.charCodeAt(end - 1) === 0x0d ? 1 : 0)) return true
-    start = end + 1
-  }
-  return text.length - start > MAX_LINE
-}
-
-type Encoded = { readonly encoding: "7bit" | "quoted-printable" | "base64"; readonly body: string }
-
-/**
- * The text part: 7bit when it is ASCII in lines of at most 998 octets (line breaks become CRLF), else
- * quoted-printable when that is smaller than base64 (mostly-ASCII text with a few accented names), else base64.
- */
-const encodeText = (text: string): Encoded => {
-  if (!NOT_7BIT.test(text) && !hasLongLine(text)) {
-    const crlf = text.includes("\r") ? text.replace(/\r?\n/g, CRLF) : text.split("\n").join(CRLF)
-    // the CRLF before the next boundary belongs to the boundary, so a final line break of the text needs its own
-    return { encoding: "7bit", body: crlf + CRLF }
-  }
-  const qp = quotedPrintable(text)
-  return qp.length <= text.length * 1.5 ? { encoding: "quoted-printable", body: qp } : { encoding: "base64", body: base64Lines(text) }
-}
-
-// "=", controls other than tab and line feed, and non-ASCII characters (whole code points) are written as =XX
-const QP_ESCAPE = /[^\t\n\x20-\x3c\x3e-\x7e]+/gu
-const HEX = Array.from({ length: 256 }, (_, byte) => `=${byte.toString(16).toUpperCase().padStart(2, "0")}`)
-
-const qpEscape = (run: string): string => {
-  if (run === "=") return "=3D"
-  let out = ""
-  for (const byte of Buffer.from(run, "utf8")) out += HEX[byte]
-  return out
-}
-
-/**
- * Quoted-printable (RFC 2045 §6.7) of UTF-8 text: hard line breaks are CRLF, lines are soft-broken (`=`) at 76
- * characters without splitting an `=XX`, and a space or tab before a line break is escaped.
- */
-export const quotedPrintable = (text: string): string => {
-  const escaped = text.replace(/\r\n/g, "\n").replace(QP_ESCAPE, qpEscape)
-  let out = ""
-  let start = 0
-  while (start <= escaped.length) {
-    let end = escaped.indexOf("\n", start)
-    if (end < 0) end = escaped.length
-    let line = escaped.slice(start, end)
-    const last = line.charCodeAt(line.length - 1)
-    if (last === 0x20 || last === 0x09) line = line.slice(0, -1) + (last === 0x20 ? "=20" : "=09")
-    let from = 0
-    while (line.length - from > 76) {
-      let cut = from + 75
-      if (line.charCodeAt(cut - 1) === 0x3d) cut -= 1
-      else if (line.charCodeAt(cut - 2) === 0x3d) cut -= 2
-      out += line.slice(from, cut) + "=" + CRLF
-      from = cut
-    }
-    out += (from === 0 ? line : line.slice(from)) + CRLF
-    start = end + 1
-  }
-  return out
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Headers

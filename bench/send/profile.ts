@@ -1,0 +1,64 @@
+/**
+ * The delivery engine in one process, for profiling: a SQLite file seeded with `--count` subscribers, the real
+ * SmtpMailer, and the bench sink in its own process; times CampaignDelivery.drain() from `send` to the last record.
+ * Usage: node --cpu-prof --import tsx bench/send/profile.ts [--count 20000]
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import {
+  AppUrl,
+  CampaignActions,
+  CampaignDelivery,
+  CampaignInput,
+  Campaigns,
+  EmailListInput,
+  EmailLists,
+  Mailroom
+} from "@mailroom/core"
+import { CsvParseReader } from "@mailroom/csv"
+import { SmtpMailer } from "@mailroom/smtp"
+import { SqliteStorage } from "@mailroom/sqlite"
+import { Effect, Layer, Schema } from "effect"
+import { NodeHmac } from "../../packages/server/src/nodeHmac.js"
+import { arg } from "../lib.js"
+import { seedSqlite } from "../subscribers/seed.js"
+import { html } from "./html.js"
+
+const COUNT = arg("count", 20_000)
+const SMTP_PORT = 2725
+const filename = join(mkdtempSync(join(tmpdir(), "mailroom-send-profile-")), "db.sqlite")
+
+const sink: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/send/sink.ts", String(SMTP_PORT), "2726"], {
+  stdio: ["ignore", "ignore", "inherit"]
+})
+await sleep(1500)
+
+const App = Mailroom.pipe(
+  Layer.provideMerge(Layer.mergeAll(SqliteStorage({ filename }), SmtpMailer({ url: `smtp://127.0.0.1:${SMTP_PORT}` }), CsvParseReader)),
+  Layer.provide(Layer.succeed(AppUrl, "https://mail.example.com")),
+  Layer.provide(NodeHmac)
+)
+
+await Effect.runPromise(Effect.gen(function*() {
+  const list = yield* (yield* EmailLists).create(yield* Schema.decodeUnknown(EmailListInput)({ name: "Bench", default_from_email: "news@example.com" }))
+  seedSqlite(filename, list.id, COUNT)
+  const campaign = yield* (yield* Campaigns).create(yield* Schema.decodeUnknown(CampaignInput)({
+    name: "Bench campaign",
+    email_list_uuid: list.uuid,
+    subject: "News for {{ subscriber.first_name }}",
+    html: html()
+  }))
+  yield* (yield* CampaignActions).send(campaign.campaign.uuid)
+  const start = performance.now()
+  const cpu = process.cpuUsage()
+  const handled = yield* (yield* CampaignDelivery).drain()
+  const seconds = (performance.now() - start) / 1000
+  const used = process.cpuUsage(cpu)
+  const memory = process.memoryUsage()
+  console.log(`${handled} steps' sends in ${seconds.toFixed(1)} s: ${Math.round(COUNT * 0.9 / seconds)} mails/s; ` +
+    `CPU ${Math.round((used.user + used.system) / (COUNT * 0.9))} µs/mail; ` +
+    `rss ${Math.round(memory.rss / 1e6)} MB, heap ${Math.round(memory.heapUsed / 1e6)} MB`)
+}).pipe(Effect.provide(App), Effect.orDie, Effect.ensuring(Effect.sync(() => sink.kill()))))

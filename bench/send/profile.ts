@@ -37,7 +37,7 @@ const sink: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/se
 await sleep(1500)
 
 const App = Mailroom.pipe(
-  Layer.provideMerge(Layer.mergeAll(SqliteStorage({ filename }), SmtpMailer({ url: `smtp://127.0.0.1:${SMTP_PORT}` }), CsvParseReader)),
+  Layer.provideMerge(Layer.mergeAll(SqliteStorage({ filename }), SmtpMailer({ url: `smtp://127.0.0.1:${SMTP_PORT}`, maxConnections: arg("connections", 8) }), CsvParseReader)),
   Layer.provide(Layer.succeed(AppUrl, "https://mail.example.com")),
   Layer.provide(NodeHmac)
 )
@@ -57,8 +57,10 @@ await Effect.runPromise(Effect.gen(function*() {
   const handled = yield* (yield* CampaignDelivery).drain()
   const seconds = (performance.now() - start) / 1000
   const used = process.cpuUsage(cpu)
+  const sunk = (yield* Effect.promise(() => fetch("http://127.0.0.1:2726/").then((r) => r.json()))) as { messages: number; bytes: number; cpuMs: number }
   const memory = process.memoryUsage()
   console.log(`${handled} steps' sends in ${seconds.toFixed(1)} s: ${Math.round(COUNT * 0.9 / seconds)} mails/s; ` +
-    `CPU ${Math.round((used.user + used.system) / (COUNT * 0.9))} µs/mail; ` +
+    `CPU ${Math.round((used.user + used.system) / (COUNT * 0.9))} µs/mail, ${Math.round(used.system / (COUNT * 0.9))} in the kernel (sink: ${sunk.messages} mails, ` +
+    `${Math.round(sunk.bytes / sunk.messages)} B each, ${Math.round((sunk.cpuMs * 1000) / sunk.messages)} µs/mail); ` +
     `rss ${Math.round(memory.rss / 1e6)} MB, heap ${Math.round(memory.heapUsed / 1e6)} MB`)
 }).pipe(Effect.provide(App), Effect.orDie, Effect.ensuring(Effect.sync(() => sink.kill()))))

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Mailer, MailError } from "@mailroom/core"
 import { Clock, Effect, Layer } from "effect"
-import { renderMail } from "./internal/mime.js"
+import { buildMime, writeMime } from "./internal/mime.js"
 
 /** Options of the .eml outbox. */
 export interface OutboxMailerOptions {
@@ -23,7 +23,7 @@ export const OutboxMailer = (options: OutboxMailerOptions): Layer.Layer<Mailer> 
     Mailer.of({
       send: (message) =>
         Effect.gen(function*() {
-          const mail = yield* renderMail(message)
+          const mail = yield* writeMime(() => buildMime(message))
           const now = yield* Clock.currentTimeMillis
           const name = `${fileStamp(now)}-${randomBytes(6).toString("hex")}.eml`
           const temp = join(options.directory, `.${name}.tmp`)

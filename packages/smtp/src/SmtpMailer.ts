@@ -1,6 +1,7 @@
 import { Mailer, MailError } from "@mailroom/core"
 import { Effect, Layer } from "effect"
-import { renderMail } from "./internal/mime.js"
+import { buildLayoutMime, prepareLayout } from "./internal/LayoutMime.js"
+import { buildMime, type RawMail, writeMime } from "./internal/mime.js"
 import { SmtpError } from "./internal/SmtpConnection.js"
 import { SmtpPool } from "./internal/SmtpPool.js"
 import { parseSmtpUrl } from "./internal/SmtpSettings.js"
@@ -24,9 +25,9 @@ const toMailError = (error: unknown): MailError =>
 
 /**
  * A Mailer over a pool of Mailroom's own SMTP connections (internal/SmtpConnection.ts), closed when the layer's
- * scope ends. Each message is written in one pass by internal/mime.ts and sent as bytes with MAIL FROM, RCPT TO
- * and DATA pipelined. Callers may send concurrently (64 in flight is the delivery default); sends beyond the open
- * connections wait in the pool's queue.
+ * scope ends. A message is written in one pass by internal/mime.ts, a campaign's mails from its layout prepared once
+ * (internal/LayoutMime.ts), and sent as bytes with MAIL FROM, RCPT TO and DATA pipelined. Callers may send
+ * concurrently (64 in flight is the delivery default); sends beyond the open connections wait in the pool's queue.
  */
 export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
   Layer.scoped(
@@ -40,15 +41,19 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
         (pool) => Effect.sync(() => pool.close())
       )
       // no span per mail: on the delivery path the tracing costs more than writing the message
+      const transmit = (mail: RawMail) =>
+        Effect.async<void, MailError>((resume) => {
+          pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw, mail.dotStuffed === true).then(
+            () => resume(Effect.void),
+            (error) => resume(Effect.fail(toMailError(error)))
+          )
+        })
       return Mailer.of({
-        send: (message) =>
-          Effect.flatMap(renderMail(message), (mail) =>
-            Effect.async<void, MailError>((resume) => {
-              pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw).then(
-                () => resume(Effect.void),
-                (error) => resume(Effect.fail(toMailError(error)))
-              )
-            }))
+        send: (message) => Effect.flatMap(writeMime(() => buildMime(message)), transmit),
+        prepare: (layout) => {
+          const prepared = prepareLayout(layout)
+          return (mail) => Effect.flatMap(writeMime(() => buildLayoutMime(prepared, mail)), transmit)
+        }
       })
     })
   )

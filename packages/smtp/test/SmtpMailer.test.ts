@@ -144,3 +144,22 @@ describe("htmlToText", () => {
     expect(htmlToText(html)).toBe("Big news\n\nFish & chips — <today>\nonly\n\n- one\n- two\n\nhttps://x.test/u top")
   })
 })
+
+describe("SmtpMailer bulk path", () => {
+  it.scopedLive("sends mails of a prepared layout that decode to the filled layout", () =>
+    Effect.gen(function*() {
+      const sink = yield* smtpSink
+      const mailer = yield* mailerIn(SmtpMailer({ url: sink.url }))
+      const layout = { html: ["<p>Hello ", 0, "</p><a href=\"", 1, "\">more</a>"], text: ["Hello ", 0, "\nmore (", 1, ")"] }
+      const send = mailer.prepare!(layout)
+      yield* Effect.forEach(["Ana", "Zoë"], (name, i) =>
+        send({ ...message, to: { email: `r${i}@example.org` }, values: [name, `https://x.test/${i}`] }))
+      const received = yield* Effect.promise(() => sink.waitFor(2))
+      const zoe = received.find((m) => m.to[0] === "r1@example.org")!
+      const { body, headers } = parseEml(zoe.raw)
+      const parts = mimeParts(body, /boundary="([^"]+)"/.exec(headers.get("content-type") ?? "")![1]!)
+      expect(parts[0]?.body.trim()).toBe("Hello Zoë\nmore (https://x.test/1)")
+      expect(parts[1]?.body.trim()).toBe("<p>Hello Zoë</p><a href=\"https://x.test/1\">more</a>")
+      expect(headers.get("list-unsubscribe")).toBe("<https://example.com/u/abc>")
+    }))
+})

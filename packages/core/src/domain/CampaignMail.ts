@@ -5,6 +5,7 @@
  */
 import { escapeHtml } from "./Html.js"
 import { htmlToText } from "./HtmlText.js"
+import { type BodyLayout, fillLayout, type MailLayout } from "./MailLayout.js"
 
 /** What a rendered mail may mention of its recipient. */
 export interface Recipient {
@@ -194,9 +195,22 @@ export interface RenderedMail {
   readonly headers: Readonly<Record<string, string>>
 }
 
-/** A campaign compiled once; `render` personalises it for one send. */
+/** The parts of one send's mail that are not the bodies. */
+export interface MailEnvelope {
+  readonly subject: string
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/**
+ * A campaign compiled once. `render` personalises it whole for one send; for a bulk mailer, `layout` (null when the
+ * text alternative could not be compiled) holds the bodies with numbered holes, `values` a send's hole values and
+ * `envelope` its subject and headers.
+ */
 export interface CompiledCampaign {
   readonly render: (send: SendContext) => RenderedMail
+  readonly layout: MailLayout | null
+  readonly values: (send: SendContext) => Array<string>
+  readonly envelope: (send: SendContext) => MailEnvelope
 }
 
 /** Compiles the campaign's html and subject for fast per-send rendering. */
@@ -213,19 +227,43 @@ export const compileCampaign = (html: string, subject: string, context: Campaign
   const textParts = compileText(compile(html, context, { escape: false, escapeFixed: true, links: true }))
   const subjectParts = compile(subject, context, { escape: false, escapeFixed: false, links: false })
   const domain = new URL(context.appUrl).hostname
+
+  // every personal part becomes a numbered hole, shared by the html and text layouts
+  const holes: Array<(send: SendContext) => string> = []
+  const numbers = new Map<Part, number>()
+  const toLayout = (parts: ReadonlyArray<Part>): BodyLayout => {
+    const layout: Array<string | number> = []
+    for (const part of parts) {
+      if (typeof part !== "string") {
+        if (!numbers.has(part)) numbers.set(part, holes.push(part) - 1)
+        layout.push(numbers.get(part)!)
+      } else if (typeof layout[layout.length - 1] === "string") layout[layout.length - 1] += part
+      else layout.push(part)
+    }
+    return layout
+  }
+  const htmlLayout = toLayout(withPixel)
+  const textLayout = textParts === null ? null : toLayout(textParts)
+  const values = (send: SendContext) => holes.map((hole) => hole(send))
+  const envelope = (send: SendContext): MailEnvelope => ({
+    subject: join(subjectParts, send),
+    headers: {
+      "List-Unsubscribe": `<${sendUrls(context.appUrl, send).unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      "List-ID": `<${context.listUuid}.${domain}>`,
+      "Precedence": "bulk"
+    }
+  })
   return {
+    layout: textLayout === null ? null : { html: htmlLayout, text: textLayout },
+    values,
+    envelope,
     render: (send) => {
-      const unsubscribe = sendUrls(context.appUrl, send).unsubscribe
+      const filled = values(send)
       return {
-        subject: join(subjectParts, send),
-        html: join(withPixel, send),
-        ...(textParts === null ? {} : { text: join(textParts, send) }),
-        headers: {
-          "List-Unsubscribe": `<${unsubscribe}>`,
-          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-          "List-ID": `<${context.listUuid}.${domain}>`,
-          "Precedence": "bulk"
-        }
+        ...envelope(send),
+        html: fillLayout(htmlLayout, filled),
+        ...(textLayout === null ? {} : { text: fillLayout(textLayout, filled) })
       }
     }
   }

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Ref } from "effect"
+import { fillLayout } from "../domain/MailLayout.js"
 import { MailError, Mailer, type MailMessage } from "../ports/Mailer.js"
 
 /** The mails a MemoryMailer accepted, and a switch to make it fail like an SMTP server would. */
@@ -9,7 +10,10 @@ export class MemoryMailbox extends Context.Tag("@mailroom/MemoryMailbox")<Memory
   readonly clear: Effect.Effect<void>
 }>() {}
 
-/** A Mailer that keeps mails in memory (tests, embedding without SMTP), with its MemoryMailbox. */
+/**
+ * A Mailer that keeps mails in memory (tests, embedding without SMTP), with its MemoryMailbox. It has the bulk path
+ * too: a campaign mail sent through a prepared layout is kept as the whole message it stands for.
+ */
 export const MemoryMailer: Layer.Layer<Mailer | MemoryMailbox> = Layer.effectContext(
   Effect.gen(function*() {
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
@@ -23,7 +27,11 @@ export const MemoryMailer: Layer.Layer<Mailer | MemoryMailbox> = Layer.effectCon
             : Ref.update(sent, (mails) => [...mails, message])
       )
     return Context.empty().pipe(
-      Context.add(Mailer, Mailer.of({ send })),
+      Context.add(Mailer, Mailer.of({
+        send,
+        prepare: (layout) => ({ values, ...mail }) =>
+          send({ ...mail, html: fillLayout(layout.html, values), text: fillLayout(layout.text, values) })
+      })),
       Context.add(MemoryMailbox, MemoryMailbox.of({
         sent: Ref.get(sent),
         failNext: (count, permanent = false) => Ref.set(failures, { count, permanent }),

@@ -1,6 +1,6 @@
 import { Duration, Effect, Option, Ref } from "effect"
 import type { Campaign } from "../domain/Campaign.js"
-import { compileCampaign, type CompiledCampaign, trackableLinks } from "../domain/CampaignMail.js"
+import { compileCampaign, type CompiledCampaign, type SendContext, trackableLinks } from "../domain/CampaignMail.js"
 import type { EmailList } from "../domain/EmailList.js"
 import { normalizeEmail } from "../domain/Email.js"
 import { segmentRule } from "../domain/SegmentRule.js"
@@ -8,7 +8,7 @@ import type { ClaimedSend } from "../domain/Send.js"
 import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import { CampaignRepository } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
-import { Mailer } from "../ports/Mailer.js"
+import { type LayoutMail, type MailError, Mailer } from "../ports/Mailer.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import { RateBudget } from "../ports/RateBudget.js"
 import { type DeliveryResult, SendRepository } from "../ports/SendRepository.js"
@@ -17,6 +17,7 @@ import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { AppUrl } from "./AppUrl.js"
 import { CampaignActions } from "./CampaignActions.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
+import { pump } from "./deliveryPump.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
 
@@ -30,6 +31,12 @@ interface Claimed {
 interface Outcome {
   readonly send: ClaimedSend
   readonly result: DeliveryResult
+}
+
+/** A campaign compiled once, with the transport's prepared sender for its layout when it has a bulk path. */
+interface Compiled {
+  readonly mail: CompiledCampaign
+  readonly sendLayout: ((mail: LayoutMail) => Effect.Effect<void, MailError>) | null
 }
 
 /** Delay before retrying a send after a temporary failure: 30 s doubling per attempt, at most an hour. */
@@ -56,7 +63,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
     const appUrl = yield* AppUrl
     const options = yield* DeliveryOptions
     const budget = yield* RateBudget
-    const compiled = new Map<string, CompiledCampaign>()
+    const compiled = new Map<string, Compiled>()
 
     /** The campaign compiled once per version (its links registered for click tracking). */
     const compile = (campaign: Campaign, list: EmailList) =>
@@ -66,7 +73,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         if (cached !== undefined) return cached
         const html = campaign.emailHtml ?? campaign.html ?? ""
         const tracked = yield* links.ensure(campaign.id, trackableLinks(html))
-        const result = compileCampaign(html, campaign.subject ?? campaign.name, {
+        const mail = compileCampaign(html, campaign.subject ?? campaign.name, {
           appUrl,
           campaignUuid: campaign.uuid,
           campaignName: campaign.name,
@@ -76,6 +83,11 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           trackOpens: true,
           utmTags: campaign.utmTags
         })
+        // the bulk path when the transport has one: it sees the layout once, then each mail only its values
+        const result: Compiled = {
+          mail,
+          sendLayout: mail.layout === null || mailer.prepare === undefined ? null : mailer.prepare(mail.layout)
+        }
         compiled.set(key, result)
         return result
       })
@@ -95,35 +107,44 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         return { done: covered < options.freezeBatch, cursor: lastSubscriberId }
       })
 
+    /** Hands one send's mail to the transport: its values into the prepared layout, or the whole rendered mail. */
+    const mailTo = (campaign: Campaign, { mail, sendLayout }: Compiled, context: SendContext) => {
+      const addresses = {
+        from: { email: campaign.fromEmail!, name: campaign.fromName },
+        to: { email: context.recipient.email, name: null },
+        replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName }
+      }
+      if (sendLayout !== null) return sendLayout({ ...addresses, ...mail.envelope(context), values: mail.values(context) })
+      const { text, ...rendered } = mail.render(context)
+      return mailer.send({ ...addresses, ...rendered, ...(text === undefined ? {} : { text }) })
+    }
+
     /** Mails one claimed send; its outcome (never fails: transport errors become Retry or Failed). */
-    const deliverOne = (campaign: Campaign, mail: CompiledCampaign, { send, suppressed }: Claimed) =>
-      Effect.gen(function*() {
-        const failed = (reason: string): DeliveryResult => ({ _tag: "Failed", id: send.id, reason })
-        if (send.subscriber === null) return failed("The subscriber was deleted before the mail went out.")
-        if (!send.subscriber.subscribed) return failed("The subscriber was no longer subscribed when the mail went out.")
-        if (suppressed) return failed("The address is suppressed.")
-        const signature = yield* signer.sign(send.uuid)
-        const rendered = mail.render({ sendUuid: send.uuid, signature, recipient: send.subscriber })
-        return yield* mailer.send({
-          from: { email: campaign.fromEmail!, name: campaign.fromName },
-          to: { email: send.subscriber.email, name: null },
-          replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName },
-          subject: rendered.subject,
-          html: rendered.html,
-          ...(rendered.text === undefined ? {} : { text: rendered.text }),
-          headers: rendered.headers
-        }).pipe(
-          Effect.as<DeliveryResult>({ _tag: "Sent", id: send.id, transportMessageId: null }),
-          Effect.catchAll((error) =>
-            Effect.map(now, (at): DeliveryResult =>
-              error.permanent
-                ? { _tag: "Failed", id: send.id, reason: error.message, bounced: true }
-                : send.attempts >= options.maxAttempts
-                ? failed(error.message)
-                : { _tag: "Retry", id: send.id, reason: error.message, retryAt: new Date(at.getTime() + sendRetryMillis(send.attempts)) })
-          )
+    const deliverOne = (campaign: Campaign, mail: Compiled, { send, suppressed }: Claimed): Effect.Effect<Outcome> =>
+      Effect.suspend(() => {
+        const failed = (reason: string): Outcome => ({ send, result: { _tag: "Failed", id: send.id, reason } })
+        const recipient = send.subscriber
+        if (recipient === null) return Effect.succeed(failed("The subscriber was deleted before the mail went out."))
+        if (!recipient.subscribed) return Effect.succeed(failed("The subscriber was no longer subscribed when the mail went out."))
+        if (suppressed) return Effect.succeed(failed("The address is suppressed."))
+        // a few effects per mail only: this runs thousands of times a second
+        return Effect.flatMap(signer.sign(send.uuid), (signature) =>
+          mailTo(campaign, mail, { sendUuid: send.uuid, signature, recipient })).pipe(
+          Effect.matchEffect({
+            onSuccess: () => Effect.succeed<Outcome>({ send, result: { _tag: "Sent", id: send.id, transportMessageId: null } }),
+            onFailure: (error) =>
+              Effect.map(now, (at): Outcome =>
+                error.permanent
+                  ? { send, result: { _tag: "Failed", id: send.id, reason: error.message, bounced: true } }
+                  : send.attempts >= options.maxAttempts
+                  ? failed(error.message)
+                  : {
+                    send,
+                    result: { _tag: "Retry", id: send.id, reason: error.message, retryAt: new Date(at.getTime() + sendRetryMillis(send.attempts)) }
+                  })
+          })
         )
-      }).pipe(Effect.map((result) => ({ send, result })))
+      })
 
     /**
      * How many of `want` mails may go now: all of them without a rate limit, else what the shared per-second budget
@@ -158,7 +179,6 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
           if (fresh) first++
         }
         if (first > 0) yield* campaigns.addCounters(campaign.id, { bounceCount: first }, at)
-        return outcomes.length
       })
 
     /**
@@ -192,28 +212,24 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
       })
 
     /**
-     * Delivers the campaign for one slice in `lanes` parallel loops, each claiming a batch, mailing it with its share
-     * of `concurrency` in flight and recording the outcomes; while one lane claims or records, the others keep the
-     * transport busy. A crash re-sends at most what the lanes had mailed but not recorded (`lanes × batchSize`).
-     * The number of sends handled, and whether the campaign has nothing left to claim.
+     * Delivers the campaign for one slice through the pump: `concurrency` mails in flight, batches claimed ahead of
+     * need, outcomes recorded every `batchSize`. A crash re-sends at most what was mailed but not yet recorded
+     * (`batchSize + concurrency`). The number of sends handled, and whether the campaign has nothing left to claim.
      */
     const deliverSlice = (campaign: Campaign, list: EmailList) =>
       Effect.gen(function*() {
         const mail = yield* compile(campaign, list)
         const exhausted = yield* Ref.make(false)
         const deadline = (yield* now).getTime() + Duration.toMillis(options.slice)
-        const perLane = Math.max(1, Math.ceil(options.concurrency / options.lanes))
-        const lane = Effect.gen(function*() {
-          let handled = 0
-          for (;;) {
-            const batch = yield* claimNext(campaign, deadline, exhausted)
-            if (Option.isNone(batch)) return handled
-            const outcomes = yield* Effect.forEach(batch.value, (claimed) => deliverOne(campaign, mail, claimed), { concurrency: perLane })
-            handled += yield* record(campaign, outcomes)
-          }
+        const handled = yield* pump({
+          concurrency: options.concurrency,
+          claim: claimNext(campaign, deadline, exhausted),
+          deliver: (claimed: Claimed) => deliverOne(campaign, mail, claimed),
+          record: (outcomes: ReadonlyArray<Outcome>) => record(campaign, outcomes),
+          recordEvery: options.batchSize,
+          prefetchBelow: options.concurrency
         })
-        const handled = yield* Effect.all(Array.from({ length: options.lanes }, () => lane), { concurrency: "unbounded" })
-        return { handled: handled.reduce((sum, n) => sum + n, 0), exhausted: yield* Ref.get(exhausted) }
+        return { handled, exhausted: yield* Ref.get(exhausted) }
       })
 
     /** Marks the campaign sent when its audience is frozen and nothing is pending. */

@@ -3,10 +3,8 @@ import { Context, Duration } from "effect"
 /** Tuning of campaign delivery: batch sizes, parallel sends, lease, polling and an optional rate limit. */
 export class DeliveryOptions extends Context.Reference<DeliveryOptions>()("@mailroom/DeliveryOptions", {
   defaultValue: () => ({
-    /** Sends claimed per batch (one lane's unit of work, recorded when it is done). */
+    /** Sends claimed per batch, and outcomes recorded together. */
     batchSize: 50,
-    /** Batches in progress at once per worker process: each claims, mails and records in turn. */
-    lanes: 4,
     /** Mails in flight at once per worker process. */
     concurrency: 64,
     /** How long a claimed batch stays reserved for the worker that claimed it. */

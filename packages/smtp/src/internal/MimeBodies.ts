@@ -94,3 +94,45 @@ export const quotedPrintable = (text: string): string => {
   }
   return out
 }
+
+// printable ASCII but "=", with no space at either end: written as it is when short enough
+const QP_PLAIN = /^[!-<>-~](?:[ !-<>-~]*[!-<>-~])?$/
+
+/**
+ * Quoted-printable of a piece of a body that other pieces follow: like `quotedPrintable`, but the last line ends in
+ * a soft line break (nothing when the piece ends with a line break), so the next piece starts a fresh line and
+ * nothing is added to the text. Every line, soft break included, stays within 76 characters.
+ */
+export const qpPiece = (text: string): string => {
+  if (text === "") return ""
+  if (QP_PLAIN.test(text)) {
+    // nothing to escape and no line break (a URL, a name): only cut into lines
+    if (text.length <= 75) return text + "=" + CRLF
+    let out = ""
+    for (let i = 0; i < text.length; i += 75) out += text.slice(i, i + 75) + "=" + CRLF
+    return out
+  }
+  const escaped = text.replace(/\r\n/g, "\n").replace(QP_ESCAPE, qpEscape)
+  let out = ""
+  let start = 0
+  for (;;) {
+    const newline = escaped.indexOf("\n", start)
+    const last = newline < 0
+    let line = escaped.slice(start, last ? escaped.length : newline)
+    const end = line.charCodeAt(line.length - 1)
+    if (!last && (end === 0x20 || end === 0x09)) line = line.slice(0, -1) + (end === 0x20 ? "=20" : "=09")
+    // a full line takes 75 characters and its soft break; the last one keeps room for its own soft break
+    let from = 0
+    while (line.length - from > (last ? 75 : 76)) {
+      let cut = from + 75
+      if (line.charCodeAt(cut - 1) === 0x3d) cut -= 1
+      else if (line.charCodeAt(cut - 2) === 0x3d) cut -= 2
+      out += line.slice(from, cut) + "=" + CRLF
+      from = cut
+    }
+    const rest = from === 0 ? line : line.slice(from)
+    if (last) return rest === "" ? out : out + rest + "=" + CRLF
+    out += rest + CRLF
+    start = newline + 1
+  }
+}

@@ -116,8 +116,11 @@ export class SmtpConnection {
     return this.failure === null && !this.closing
   }
 
-  /** Sends one message; rejects with an SmtpError when any step is refused or the connection fails. */
-  async send(from: string, to: string, raw: Buffer): Promise<void> {
+  /**
+   * Sends one message; rejects with an SmtpError when any step is refused or the connection fails. `dotStuffed` says
+   * the bytes have their line-initial dots doubled already.
+   */
+  async send(from: string, to: string, raw: Buffer, dotStuffed = false): Promise<void> {
     const unicode = !ASCII.test(from) || !ASCII.test(to)
     if (unicode && !this.features.has("SMTPUTF8")) {
       throw new SmtpError("The server does not accept non-ASCII addresses (no SMTPUTF8)", null, true)
@@ -148,7 +151,7 @@ export class SmtpConnection {
       await this.reset()
       throw refused(refusal[0], refusal[1])
     }
-    const body = dotStuff(raw)
+    const body = dotStuffed ? raw : dotStuff(raw)
     const done = this.read(true)
     this.socket.cork()
     this.socket.write(body)

@@ -5,6 +5,7 @@ interface Job {
   readonly from: string
   readonly to: string
   readonly raw: Buffer
+  readonly dotStuffed: boolean
   readonly resolve: () => void
   readonly reject: (error: SmtpError) => void
   retried: boolean
@@ -25,11 +26,11 @@ export class SmtpPool {
 
   constructor(private readonly settings: SmtpSettings, private readonly maxConnections: number) {}
 
-  /** Sends one message; resolves when the server accepted it. */
-  send(from: string, to: string, raw: Buffer): Promise<void> {
+  /** Sends one message (`dotStuffed`: its line-initial dots are doubled already); resolves when the server accepted it. */
+  send(from: string, to: string, raw: Buffer, dotStuffed = false): Promise<void> {
     if (this.closed) return Promise.reject(new SmtpError("The SMTP pool is closed", null, false))
     return new Promise((resolve, reject) => {
-      this.queue.push({ from, to, raw, resolve, reject, retried: false })
+      this.queue.push({ from, to, raw, dotStuffed, resolve, reject, retried: false })
       this.pump()
     })
   }
@@ -86,7 +87,7 @@ export class SmtpPool {
   }
 
   private run(connection: SmtpConnection, job: Job) {
-    connection.send(job.from, job.to, job.raw).then(job.resolve, (error: SmtpError) => {
+    connection.send(job.from, job.to, job.raw, job.dotStuffed).then(job.resolve, (error: SmtpError) => {
       const safeToRetry = error.code === null && !error.permanent && !error.maybeDelivered && !job.retried
       if (safeToRetry && !this.closed) {
         job.retried = true

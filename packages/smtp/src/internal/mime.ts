@@ -31,6 +31,8 @@ export class MimeError extends Error {
 /** A rendered message: the bytes to send and the SMTP envelope. */
 export interface RawMail {
   readonly raw: Buffer
+  /** The bytes already have every line-initial dot doubled (RFC 5321 §4.5.2), ready to follow DATA as they are. */
+  readonly dotStuffed?: boolean
   readonly messageId: string
   readonly envelope: { readonly from: string; readonly to: ReadonlyArray<string> }
 }
@@ -46,8 +48,20 @@ const CRLF = "\r\n"
 const MAX_LINE = 998
 const FOLD_AT = 78
 
-/** Builds the raw message (see the module comment for the rules). */
-export const buildMime = (message: MailMessage, options: MimeOptions = {}): RawMail => {
+/** The fields of a message outside its bodies. */
+export type MailHeaders = Pick<MailMessage, "from" | "to" | "replyTo" | "subject" | "headers">
+
+/** The top of a message: its headers up to the multipart Content-Type with `boundary`, and the blank line. */
+export interface MailHead {
+  readonly head: string
+  /** False when an address has a non-ASCII local part: the head is then UTF-8 (SMTPUTF8), else plain ASCII. */
+  readonly ascii: boolean
+  readonly messageId: string
+  readonly envelope: { readonly from: string; readonly to: ReadonlyArray<string> }
+}
+
+/** Writes the headers of a multipart/alternative message with `boundary` (see the module comment for the rules). */
+export const mailHead = (message: MailHeaders, boundary: string, options: MimeOptions = {}): MailHead => {
   const from = checkedEmail(message.from.email, "From")
   const to = checkedEmail(message.to.email, "To")
   const domain = from.slice(from.lastIndexOf("@") + 1) || "localhost"
@@ -65,13 +79,6 @@ export const buildMime = (message: MailMessage, options: MimeOptions = {}): RawM
       else if (!RESERVED.has(lower)) custom += unstructured(name, value)
     }
   }
-
-  const text = textBody(message.text ?? htmlToText(message.html))
-  const html = base64Lines(message.html)
-  let boundary = options.boundary ?? `=_mr_${randomUUID()}`
-  // a base64 body cannot hold "=", only a 7bit text part could (practically never) contain the boundary
-  while (text.encoding === "7bit" && text.body.includes(boundary)) boundary = `=_mr_${randomUUID()}`
-
   const head = addressHeader("From", message.from, from) +
     addressHeader("To", message.to, to) +
     (message.replyTo ? addressHeader("Reply-To", message.replyTo, checkedEmail(message.replyTo.email, "Reply-To")) : "") +
@@ -79,25 +86,38 @@ export const buildMime = (message: MailMessage, options: MimeOptions = {}): RawM
     `Date: ${date}${CRLF}Message-ID: ${messageId}${CRLF}MIME-Version: 1.0${CRLF}` +
     custom +
     `Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"${CRLF}${CRLF}`
-  const raw = head +
-    `--${boundary}${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}Content-Transfer-Encoding: ${text.encoding}${CRLF}${CRLF}` +
-    text.body +
-    `--${boundary}${CRLF}Content-Type: text/html; charset=utf-8${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}` +
-    html +
-    `--${boundary}--${CRLF}`
-  // all of it is ASCII (then "latin1" is a plain copy), unless an address has a non-ASCII local part (SMTPUTF8)
+  // all of it is ASCII, unless an address has a non-ASCII local part (SMTPUTF8)
   const ascii = PRINTABLE.test(from) && PRINTABLE.test(to) && (!message.replyTo || PRINTABLE.test(message.replyTo.email))
-  return { raw: Buffer.from(raw, ascii ? "latin1" : "utf8"), messageId, envelope: { from, to: [to] } }
+  return { head, ascii, messageId, envelope: { from, to: [to] } }
+}
+
+/** The headers of one body part. */
+export const partHeaders = (boundary: string, type: "plain" | "html", encoding: string): string =>
+  `--${boundary}${CRLF}Content-Type: text/${type}; charset=utf-8${CRLF}Content-Transfer-Encoding: ${encoding}${CRLF}${CRLF}`
+
+/** A new multipart boundary (`=_` cannot occur in base64 or quoted-printable text). */
+export const newBoundary = (): string => `=_mr_${randomUUID()}`
+
+/** Builds the raw message (see the module comment for the rules). */
+export const buildMime = (message: MailMessage, options: MimeOptions = {}): RawMail => {
+  const text = textBody(message.text ?? htmlToText(message.html))
+  let boundary = options.boundary ?? newBoundary()
+  // a base64 body cannot hold "=", only a 7bit text part could (practically never) contain the boundary
+  while (text.encoding === "7bit" && text.body.includes(boundary)) boundary = newBoundary()
+  const { ascii, envelope, head, messageId } = mailHead(message, boundary, options)
+  const raw = head + partHeaders(boundary, "plain", text.encoding) + text.body +
+    partHeaders(boundary, "html", "base64") + base64Lines(message.html) + `--${boundary}--${CRLF}`
+  return { raw: Buffer.from(raw, ascii ? "latin1" : "utf8"), messageId, envelope }
 }
 
 /**
- * Builds the raw MIME message. A message that cannot be written (say, a line break in an address) is a permanent
- * MailError, as a 5xx answer would be; an unexpected exception stays a defect.
+ * Runs a MIME writer. A message that cannot be written (say, a line break in an address) is a permanent MailError,
+ * as a 5xx answer would be; an unexpected exception stays a defect.
  */
-export const renderMail = (message: MailMessage): Effect.Effect<RawMail, MailError> =>
+export const writeMime = (write: () => RawMail): Effect.Effect<RawMail, MailError> =>
   Effect.suspend(() => {
     try {
-      return Effect.succeed(buildMime(message))
+      return Effect.succeed(write())
     } catch (error) {
       return error instanceof MimeError
         ? Effect.fail(new MailError({ message: `Invalid message: ${error.message}`, permanent: true }))

@@ -54,7 +54,14 @@ await Effect.runPromise(Effect.gen(function*() {
   yield* (yield* CampaignActions).send(campaign.campaign.uuid)
   const start = performance.now()
   const cpu = process.cpuUsage()
+  const timer = setInterval(() => {
+    const u = process.memoryUsage()
+    if (process.argv.includes("--memory")) {
+      console.log(`rss ${Math.round(u.rss / 1e6)} heapUsed ${Math.round(u.heapUsed / 1e6)} heapTotal ${Math.round(u.heapTotal / 1e6)} external ${Math.round(u.external / 1e6)} arrayBuffers ${Math.round(u.arrayBuffers / 1e6)}`)
+    }
+  }, 1000)
   const handled = yield* (yield* CampaignDelivery).drain()
+  clearInterval(timer)
   const seconds = (performance.now() - start) / 1000
   const used = process.cpuUsage(cpu)
   const sunk = (yield* Effect.promise(() => fetch("http://127.0.0.1:2726/").then((r) => r.json()))) as { messages: number; bytes: number; cpuMs: number }

@@ -54,7 +54,7 @@ for (const store of stores()) {
     if (store === "sqlite") rmSync("bench/send/data", { recursive: true, force: true })
     const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
     const port = 3980 + rows.length
-    const env = { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, APP_URL: "https://mail.example.com" }
+    const env = { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, APP_URL: "https://mail.example.com", NODE_OPTIONS: process.env["BENCH_NODE_OPTIONS"] ?? "" }
     let server = await startServer(databaseUrl, port, { ...env, WORKERS: "false" })
     const created = await call(port, "POST", "/api/email-lists", JSON.stringify({ name: "Bench", default_from_email: "news@example.com" }))
     const list = JSON.parse(created.text).data as { id: number; uuid: string }

@@ -22,21 +22,38 @@ const received = (to: ReadonlyArray<string>, size: number) => {
 }
 
 const END_OF_DATA = Buffer.from("\r\n.\r\n")
-const EHLO = "250-sink.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 52428800\r\n"
+const EHLO = "250-sink.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n" +
+  (process.env.SINK_CHUNKING === "0" ? "" : "250-CHUNKING\r\n") + "250 SIZE 52428800\r\n"
 
-/** One connection of the lean server: commands line by line (pipelined), DATA up to CRLF.CRLF. */
+/** One connection of the lean server: commands line by line (pipelined), DATA up to CRLF.CRLF, BDAT by its size. */
 const serve = (socket: Socket) => {
   let pending: Buffer = Buffer.alloc(0)
   let inData = false
   let scanned = 0
+  let chunk = -1
+  let chunked = 0
+  let last = false
   let to: Array<string> = []
   socket.setNoDelay(true)
   socket.on("error", () => undefined)
   socket.write("220 sink.test ESMTP\r\n")
-  socket.on("data", (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+  socket.on("data", (data: Buffer) => {
+    pending = pending.length === 0 ? data : Buffer.concat([pending, data])
     let replies = ""
     for (;;) {
+      if (chunk >= 0) {
+        if (pending.length < chunk) break
+        pending = pending.subarray(chunk)
+        chunked += chunk
+        chunk = -1
+        if (last) {
+          received(to, chunked)
+          to = []
+          chunked = 0
+        }
+        replies += last ? "250 2.0.0 queued\r\n" : "250 2.0.0 chunk ok\r\n"
+        continue
+      }
       if (inData) {
         const end = pending.length >= 3 && scanned === 0 && pending.subarray(0, 3).toString("latin1") === ".\r\n"
           ? -2
@@ -66,11 +83,18 @@ const serve = (socket: Socket) => {
       } else if (verb === "DATA") {
         inData = true
         replies += "354 go ahead\r\n"
+      } else if (verb === "BDAT") {
+        const [, size, flag] = line.split(" ")
+        chunk = Number(size)
+        last = flag?.toUpperCase() === "LAST"
       } else if (verb === "QUIT") {
         socket.end(replies + "221 bye\r\n")
         return
       } else if (verb === "MAIL" || verb === "RSET" || verb === "HELO" || verb === "NOOP") {
-        if (verb !== "NOOP") to = []
+        if (verb !== "NOOP") {
+          to = []
+          chunked = 0
+        }
         replies += "250 ok\r\n"
       } else replies += "500 unknown command\r\n"
     }

@@ -1,5 +1,6 @@
 import { Mailer, MailError } from "@mailroom/core"
 import { Effect, Layer } from "effect"
+import { messageBuffers } from "./internal/BufferPool.js"
 import { buildLayoutMime, prepareLayout } from "./internal/LayoutMime.js"
 import { buildMime, type RawMail, writeMime } from "./internal/mime.js"
 import { SmtpError } from "./internal/SmtpConnection.js"
@@ -43,16 +44,26 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
       // no span per mail: on the delivery path the tracing costs more than writing the message
       const transmit = (mail: RawMail) =>
         Effect.async<void, MailError>((resume) => {
+          const done = () => {
+            if (mail.pooled === true) messageBuffers.release(mail.raw)
+          }
           pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw, mail.dotStuffed === true).then(
-            () => resume(Effect.void),
-            (error) => resume(Effect.fail(toMailError(error)))
+            () => {
+              done()
+              resume(Effect.void)
+            },
+            (error) => {
+              done()
+              resume(Effect.fail(toMailError(error)))
+            }
           )
         })
       return Mailer.of({
         send: (message) => Effect.flatMap(writeMime(() => buildMime(message)), transmit),
         prepare: (layout) => {
           const prepared = prepareLayout(layout)
-          return (mail) => Effect.flatMap(writeMime(() => buildLayoutMime(prepared, mail)), transmit)
+          // with CHUNKING the bytes go as they are (BDAT), else dot-stuffed for DATA (either way is correct anywhere)
+          return (mail) => Effect.flatMap(writeMime(() => buildLayoutMime(prepared, mail, { dotStuff: pool.chunking !== true })), transmit)
         }
       })
     })

@@ -62,6 +62,9 @@ describe("buildLayoutMime", () => {
       for (const line of stuffed.slice(bodyStart)) expect(line.replace(/^\.\./, ".").length).toBeLessThanOrEqual(76)
       const raw = stuffed.map((line) => (line.startsWith(".") ? line.slice(1) : line)).join("\r\n")
       expect(stuffed.every((line) => !line.startsWith(".") || line.startsWith(".."))).toBe(true)
+      const plain = buildLayoutMime(prepareLayout(layout), mail, { ...options, dotStuff: false })
+      expect(plain.dotStuffed).toBe(false)
+      expect(plain.raw.toString("utf8")).toBe(raw)
       const { body, headers } = parseEml(raw)
       const reference = parseEml(buildMime({ ...mail, html: "", text: "" }, options).raw.toString("utf8")).headers
       expect(headers).toEqual(reference)

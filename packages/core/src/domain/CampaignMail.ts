@@ -95,16 +95,21 @@ interface Mode {
   readonly links: boolean
 }
 
-/** Compiles a text (html or subject) into parts, as `mode` says. */
-const compile = (source: string, context: CampaignContext, mode: Mode): ReadonlyArray<Part> => {
+/**
+ * Compiles a text (html or subject) into parts, as `mode` says. The same placeholder gives the same part, within a
+ * text (so the text fallback can tell a link labelled with its own URL) and across the texts of one campaign when
+ * its value does not depend on escaping (links and URLs are then computed once per send for html and text).
+ */
+const compile = (source: string, context: CampaignContext, mode: Mode, seen: Map<string, Part>): ReadonlyArray<Part> => {
   const parts: Array<Part> = []
   const value = (text: string) => (mode.escape ? escapeHtml(text) : text)
   const fixed = (text: string) => (mode.escapeFixed ? escapeHtml(text) : text)
   const urls = (send: SendContext) => sendUrls(context.appUrl, send)
-  // the same placeholder gives the same part, so the text fallback can tell a link labelled with its own URL
-  const seen = new Map<string, Part>()
-  const once = (key: string, part: Part | undefined) =>
-    part === undefined || typeof part === "string" ? part : seen.get(key) ?? (seen.set(key, part), part)
+  const once = (key: string, part: Part | undefined, escaped: boolean) => {
+    if (part === undefined || typeof part === "string") return part
+    const shared = escaped ? `${mode.escape ? "html" : "text"}:${key}` : key
+    return seen.get(shared) ?? (seen.set(shared, part), part)
+  }
   let last = 0
   for (const match of source.matchAll(token)) {
     const [whole, scope, mustache, legacy, encoded, href] = match
@@ -133,7 +138,7 @@ const compile = (source: string, context: CampaignContext, mode: Mode): Readonly
     } else if (href !== undefined && mode.links) {
       const original = href.trim().replace(/&amp;/g, "&")
       const linkId = context.linkIds?.get(original)
-      if (linkId !== undefined) part = once(whole, (send) => urls(send).click(linkId))
+      if (linkId !== undefined) part = once(whole, (send) => urls(send).click(linkId), false)
       else if (context.utmTags) part = escapeHtml(withUtmTags(original, context.campaignName))
       if (part !== undefined) {
         parts.push(source.slice(last, match.index), "href=\"", part, "\"")
@@ -142,7 +147,9 @@ const compile = (source: string, context: CampaignContext, mode: Mode): Readonly
       continue
     }
     if (part === undefined) continue
-    parts.push(source.slice(last, match.index), once(whole, part)!)
+    // subscriber values differ between the escaped html and the plain text; URLs and ids do not
+    const escaped = scope !== undefined || (legacy ?? encoded ?? "").startsWith("subscriber.")
+    parts.push(source.slice(last, match.index), once(whole, part, escaped)!)
     last = match.index + whole.length
   }
   parts.push(source.slice(last))
@@ -219,13 +226,14 @@ export const compileCampaign = (html: string, subject: string, context: Campaign
     `<img src="${sendUrls(context.appUrl, send).open}" width="1" height="1" alt="" style="display:none">`
   const bodyEnd = html.search(/<\/body>/i)
   const asHtml = { escape: true, escapeFixed: true, links: true }
+  const seen = new Map<string, Part>()
   const withPixel = !context.trackOpens
-    ? compile(html, context, asHtml)
+    ? compile(html, context, asHtml, seen)
     : bodyEnd >= 0
-    ? [...compile(html.slice(0, bodyEnd), context, asHtml), pixel, ...compile(html.slice(bodyEnd), context, asHtml)]
-    : [...compile(html, context, asHtml), pixel]
-  const textParts = compileText(compile(html, context, { escape: false, escapeFixed: true, links: true }))
-  const subjectParts = compile(subject, context, { escape: false, escapeFixed: false, links: false })
+    ? [...compile(html.slice(0, bodyEnd), context, asHtml, seen), pixel, ...compile(html.slice(bodyEnd), context, asHtml, seen)]
+    : [...compile(html, context, asHtml, seen), pixel]
+  const textParts = compileText(compile(html, context, { escape: false, escapeFixed: true, links: true }, seen))
+  const subjectParts = compile(subject, context, { escape: false, escapeFixed: false, links: false }, new Map())
   const domain = new URL(context.appUrl).hostname
 
   // every personal part becomes a numbered hole, shared by the html and text layouts

@@ -4,7 +4,7 @@ import { Context, Duration } from "effect"
 export class DeliveryOptions extends Context.Reference<DeliveryOptions>()("@mailroom/DeliveryOptions", {
   defaultValue: () => ({
     /** Sends claimed per batch, and outcomes recorded together. */
-    batchSize: 50,
+    batchSize: 100,
     /** Mails in flight at once per worker process. */
     concurrency: 64,
     /** How long a claimed batch stays reserved for the worker that claimed it. */

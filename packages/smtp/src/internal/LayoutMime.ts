@@ -7,51 +7,58 @@
  */
 import type { BodyLayout, LayoutMail, MailLayout } from "@mailroom/core"
 import { mailHead, type MimeOptions, newBoundary, partHeaders, type RawMail } from "./mime.js"
+import { messageBuffers } from "./BufferPool.js"
 import { qpPiece } from "./MimeBodies.js"
 
-/** A body layout with its fixed pieces encoded (and dot-stuffed): text, or the number of a value to encode per mail. */
+/** A body layout with its fixed pieces encoded: text, or the number of a value to encode per mail. */
 type PreparedBody = ReadonlyArray<string | number>
 
-/** A layout ready for many mails. */
+/** A layout ready for many mails: its pieces as they go after DATA (dot-stuffed) and after BDAT (as they are). */
 export interface PreparedLayout {
-  readonly text: PreparedBody
-  readonly html: PreparedBody
+  readonly stuffed: { readonly text: PreparedBody; readonly html: PreparedBody }
+  readonly plain: { readonly text: PreparedBody; readonly html: PreparedBody }
 }
 
-/**
- * A quoted-printable piece ready to follow DATA: every piece starts a line (the one before ended in a line break),
- * so its line-initial dots can be doubled on their own (RFC 5321 §4.5.2).
- */
-const piece = (text: string): string => {
-  const encoded = qpPiece(text)
-  return encoded.charCodeAt(0) === 0x2e || encoded.includes("\n.") ? encoded.replace(/(^|\n)\./g, "$1..") : encoded
-}
+/** Doubles the dots that start a line of a piece (every piece starts a line: the one before ended in a line break). */
+const stuff = (encoded: string): string =>
+  encoded.charCodeAt(0) === 0x2e || encoded.includes("\n.") ? encoded.replace(/(^|\n)\./g, "$1..") : encoded
 
-const prepareBody = (layout: BodyLayout): PreparedBody => layout.map((part) => (typeof part === "number" ? part : piece(part)))
+const prepareBody = (layout: BodyLayout, dots: boolean): PreparedBody =>
+  layout.map((part) => (typeof part === "number" ? part : dots ? stuff(qpPiece(part)) : qpPiece(part)))
 
-/** Encodes the fixed pieces of a layout once. */
+/** Encodes the fixed pieces of a layout once, for both ways of sending. */
 export const prepareLayout = (layout: MailLayout): PreparedLayout => ({
-  text: prepareBody(layout.text),
-  html: prepareBody(layout.html)
+  stuffed: { text: prepareBody(layout.text, true), html: prepareBody(layout.html, true) },
+  plain: { text: prepareBody(layout.text, false), html: prepareBody(layout.html, false) }
 })
 
+/** How a layout mail is written: the fixed parts of MimeOptions, and whether its bytes are dot-stuffed for DATA. */
+export interface LayoutMimeOptions extends MimeOptions {
+  readonly dotStuff?: boolean
+}
+
 /**
- * One mail of a prepared layout: its headers, and both bodies with its values encoded into the holes; already
- * dot-stuffed. The pieces are joined as one string and copied once (cheaper here than a Buffer per piece).
+ * One mail of a prepared layout: its headers, and both bodies with its values encoded into the holes, dot-stuffed
+ * unless `dotStuff` is false (for BDAT). The pieces are joined as one string and written once into a pooled buffer.
  */
-export const buildLayoutMime = (prepared: PreparedLayout, mail: LayoutMail, options: MimeOptions = {}): RawMail => {
+export const buildLayoutMime = (prepared: PreparedLayout, mail: LayoutMail, options: LayoutMimeOptions = {}): RawMail => {
+  const dots = options.dotStuff !== false
+  const bodies = dots ? prepared.stuffed : prepared.plain
   const boundary = options.boundary ?? newBoundary()
   const { ascii, envelope, head, messageId } = mailHead(mail, boundary, options)
   const encoded: Array<string | undefined> = []
   const body = (parts: PreparedBody): string => {
     let out = ""
     for (const part of parts) {
-      out += typeof part === "string" ? part : (encoded[part] ??= piece(mail.values[part] ?? ""))
+      if (typeof part === "string") out += part
+      else out += encoded[part] ??= dots ? stuff(qpPiece(mail.values[part] ?? "")) : qpPiece(mail.values[part] ?? "")
     }
     return out
   }
   // the line break before each boundary belongs to the boundary: the body's last soft break ends the body's text
-  const raw = head + partHeaders(boundary, "plain", "quoted-printable") + body(prepared.text) +
-    `\r\n${partHeaders(boundary, "html", "quoted-printable")}` + body(prepared.html) + `\r\n--${boundary}--\r\n`
-  return { raw: Buffer.from(raw, ascii ? "latin1" : "utf8"), dotStuffed: true, messageId, envelope }
+  const raw = head + partHeaders(boundary, "plain", "quoted-printable") + body(bodies.text) +
+    `\r\n${partHeaders(boundary, "html", "quoted-printable")}` + body(bodies.html) + `\r\n--${boundary}--\r\n`
+  const bytes = messageBuffers.take(ascii ? raw.length : Buffer.byteLength(raw, "utf8"))
+  bytes.write(raw, 0, ascii ? "latin1" : "utf8")
+  return { raw: bytes, dotStuffed: dots, pooled: true, messageId, envelope }
 }

@@ -2,80 +2,20 @@
  * One SMTP client connection (RFC 5321) that sends pre-built messages: greeting, EHLO (HELO as a fallback),
  * STARTTLS when offered (RFC 3207), AUTH PLAIN or LOGIN (RFC 4954), then per message MAIL FROM + RCPT TO + DATA in
  * one write when the server supports PIPELINING (RFC 2920), the bytes dot-stuffed with a native search, and the
- * final dot. It exists because nodemailer's transport spends ~450 µs of CPU per 70 KB message (a per-byte
- * JavaScript dot-stuffing stream), which alone caps a core near 2,000 mails/s (bench/smtp/RESULTS in bench/RESULTS.md).
+ * final dot; with CHUNKING (RFC 3030) MAIL FROM + RCPT TO + BDAT and the bytes go in one write instead. It exists
+ * because nodemailer's transport spends ~450 µs of CPU per 70 KB message (a per-byte JavaScript dot-stuffing
+ * stream), which alone caps a core near 2,000 mails/s (bench/RESULTS.md, SMTP mailer).
  */
-import { connect as netConnect, isIP, type Socket } from "node:net"
+import { isIP, type Socket } from "node:net"
 import { connect as tlsConnect } from "node:tls"
 import type { SmtpSettings } from "./SmtpSettings.js"
+import { dotStuff, networkError, openSocket, refused, type Reply, SmtpError, type Waiter } from "./SmtpWire.js"
 
-/** A refused or failed SMTP exchange. `permanent` for 5xx answers; `maybeDelivered` once the message bytes went out. */
-export class SmtpError extends Error {
-  override readonly name = "SmtpError"
-  constructor(
-    message: string,
-    readonly code: number | null,
-    readonly permanent: boolean,
-    readonly maybeDelivered = false
-  ) {
-    super(message)
-  }
-}
+export { dotStuff, SmtpError } from "./SmtpWire.js"
 
-interface Reply {
-  readonly code: number
-  readonly text: string
-}
-
-interface Waiter {
-  readonly resolve: (reply: Reply) => void
-  readonly reject: (error: SmtpError) => void
-}
-
-const DOT_AT_LINE_START = Buffer.from("\n.")
 const END = Buffer.from(".\r\n")
 const CRLF_END = Buffer.from("\r\n.\r\n")
 const ASCII = /^[\x20-\x7e]*$/
-
-/** Doubles every dot that starts a line (RFC 5321 §4.5.2); most messages have none and are returned as they are. */
-export const dotStuff = (raw: Buffer): Buffer => {
-  if (raw[0] !== 0x2e && raw.indexOf(DOT_AT_LINE_START) < 0) return raw
-  const parts: Array<Buffer> = []
-  let start = 0
-  if (raw[0] === 0x2e) parts.push(Buffer.from("."))
-  for (let at = raw.indexOf(DOT_AT_LINE_START); at >= 0; at = raw.indexOf(DOT_AT_LINE_START, at + 2)) {
-    parts.push(raw.subarray(start, at + 2), Buffer.from("."))
-    start = at + 2
-  }
-  parts.push(raw.subarray(start))
-  return Buffer.concat(parts)
-}
-
-const networkError = (error: Error & { code?: string }, maybeDelivered = false) =>
-  new SmtpError(error.code !== undefined && !error.message.includes(error.code) ? `${error.message} [${error.code}]` : error.message, null, false, maybeDelivered)
-
-const refused = (stage: string, reply: Reply, maybeDelivered = false) =>
-  new SmtpError(`SMTP ${stage} refused: ${reply.text}`, reply.code, reply.code >= 500, maybeDelivered)
-
-/** Opens a TCP or TLS socket, failing after the connection timeout. */
-const openSocket = (settings: SmtpSettings): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const servername = isIP(settings.host) === 0 ? settings.host : undefined
-    const socket = settings.secure
-      ? tlsConnect({ host: settings.host, port: settings.port, rejectUnauthorized: settings.rejectUnauthorized, ...(servername ? { servername } : {}) })
-      : netConnect({ host: settings.host, port: settings.port })
-    const timer = setTimeout(() => socket.destroy(new Error(`Connection to ${settings.host}:${settings.port} timed out`)), settings.connectionTimeoutMs)
-    socket.once(settings.secure ? "secureConnect" : "connect", () => {
-      clearTimeout(timer)
-      socket.removeListener("error", fail)
-      resolve(socket)
-    })
-    const fail = (error: Error) => {
-      clearTimeout(timer)
-      reject(networkError(error))
-    }
-    socket.once("error", fail)
-  })
 
 /** A connection past its handshake, ready to send one message at a time. */
 export class SmtpConnection {
@@ -132,6 +72,7 @@ export class SmtpConnection {
     const params = (this.features.has("SIZE") ? ` SIZE=${raw.length}` : "") + (unicode ? " SMTPUTF8" : "")
     const mailFrom = `MAIL FROM:<${from}>${params}`
     const rcptTo = `RCPT TO:<${to}>`
+    if (this.chunking && !dotStuffed) return this.sendChunked(mailFrom, rcptTo, raw)
     let mail: Reply, rcpt: Reply | undefined, data: Reply | undefined
     if (this.features.has("PIPELINING")) {
       const replies = [this.read(), this.read(), this.read()] as const
@@ -159,6 +100,28 @@ export class SmtpConnection {
     this.socket.uncork()
     const reply = await done
     if (reply.code !== 250) throw refused("message", reply, true)
+  }
+
+  /** The server takes a message in one BDAT chunk (RFC 3030 CHUNKING, with PIPELINING): no dot-stuffing, no 354 wait. */
+  get chunking(): boolean {
+    return this.features.has("CHUNKING") && this.features.has("PIPELINING")
+  }
+
+  /** MAIL FROM, RCPT TO, `BDAT <size> LAST` and the bytes in one write; the server answers the three in order. */
+  private async sendChunked(mailFrom: string, rcptTo: string, raw: Buffer): Promise<void> {
+    const replies = [this.read(), this.read(), this.read(true)] as const
+    this.socket.cork()
+    this.socket.write(`${mailFrom}\r\n${rcptTo}\r\nBDAT ${raw.length} LAST\r\n`)
+    this.socket.write(raw)
+    this.socket.uncork()
+    const [mail, rcpt, bdat] = await Promise.all(replies)
+    const refusal = mail.code !== 250 ? ["MAIL FROM", mail] as const
+      : rcpt.code < 250 || rcpt.code > 251 ? ["RCPT TO", rcpt] as const
+      : bdat.code !== 250 ? ["message", bdat] as const
+      : null
+    if (refusal === null) return
+    if (refusal[0] !== "message") await this.reset()
+    throw refused(refusal[0], refusal[1], refusal[0] === "message")
   }
 
   /** Says QUIT and closes the connection. */

@@ -23,8 +23,17 @@ export class SmtpPool {
   private live = 0
   private opening = 0
   private closed = false
+  private lastChunking: boolean | undefined = undefined
 
   constructor(private readonly settings: SmtpSettings, private readonly maxConnections: number) {}
+
+  /**
+   * Whether the last connection opened takes messages in BDAT chunks (then bytes should not be dot-stuffed ahead);
+   * undefined before any connection opened. Every connection copes with either form.
+   */
+  get chunking(): boolean | undefined {
+    return this.lastChunking
+  }
 
   /** Sends one message (`dotStuffed`: its line-initial dots are doubled already); resolves when the server accepted it. */
   send(from: string, to: string, raw: Buffer, dotStuffed = false): Promise<void> {
@@ -69,6 +78,7 @@ export class SmtpPool {
       (connection) => {
         this.opening--
         this.live++
+        this.lastChunking = connection.chunking
         connection.onClosed = () => {
           this.live--
           const at = this.idle.indexOf(connection)

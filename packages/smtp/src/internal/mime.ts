@@ -33,6 +33,8 @@ export interface RawMail {
   readonly raw: Buffer
   /** The bytes already have every line-initial dot doubled (RFC 5321 §4.5.2), ready to follow DATA as they are. */
   readonly dotStuffed?: boolean
+  /** The bytes come from `messageBuffers` and go back there once sent. */
+  readonly pooled?: boolean
   readonly messageId: string
   readonly envelope: { readonly from: string; readonly to: ReadonlyArray<string> }
 }
@@ -47,6 +49,27 @@ export interface MimeOptions {
 const CRLF = "\r\n"
 const MAX_LINE = 998
 const FOLD_AT = 78
+
+/**
+ * Address headers repeat from mail to mail of a campaign (From, Reply-To): they are written once and looked up after
+ * that. The memory holds at most 2,000 lines and starts over when full.
+ */
+const written = new Map<string, string>()
+const remember = (key: string, write: () => string): string => {
+  const known = written.get(key)
+  if (known !== undefined) return known
+  const line = write()
+  if (written.size >= 2_000) written.clear()
+  written.set(key, line)
+  return line
+}
+
+/** `Name: value` for an unstructured value (see writeUnstructured): checked and written anew, values are often unique. */
+const unstructured = (name: string, value: string): string => writeUnstructured(name, value)
+
+/** An address header (see writeAddressHeader). */
+const addressHeader = (header: string, address: MailAddress, email: string): string =>
+  remember(`a\0${header}\0${email}\0${address.name ?? ""}`, () => writeAddressHeader(header, address, email))
 
 /** The fields of a message outside its bodies. */
 export type MailHeaders = Pick<MailMessage, "from" | "to" | "replyTo" | "subject" | "headers">
@@ -147,7 +170,7 @@ const ownValue = (name: string, value: string): string => {
 const ENCODED_WORD_LIKE = /=\?[^?]*\?[BbQq]\?/
 
 /** `Name: value` for an unstructured value: encoded-words when not printable ASCII, folded at spaces when long. */
-const unstructured = (name: string, value: string): string => {
+const writeUnstructured = (name: string, value: string): string => {
   const flat = oneLine(value)
   // printable ASCII stays as it is, unless it would read as an encoded-word
   if (PRINTABLE.test(flat) && !ENCODED_WORD_LIKE.test(flat)) {
@@ -235,7 +258,7 @@ const phrase = (name: string, offset: number): string => {
   return encodedWords(name, offset)
 }
 
-const addressHeader = (header: string, address: MailAddress, email: string): string => {
+const writeAddressHeader = (header: string, address: MailAddress, email: string): string => {
   const name = address.name ? oneLine(address.name).trim() : ""
   if (name === "") return `${header}: ${email}${CRLF}`
   const display = phrase(name, header.length + 2)

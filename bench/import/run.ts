@@ -55,6 +55,7 @@ for (const store of stores()) {
       if (appended.status !== 200) throw new Error(`append: ${appended.status} ${appended.text.slice(0, 300)}`)
     }
     const uploadSeconds = (performance.now() - uploadStart) / 1000
+    const uploadRss = peakRssMb(server.pid)
     const start = performance.now()
     const started = await call(port, "POST", `/api/subscriber-imports/${id}/start`)
     if (started.status !== 204) throw new Error(`start: ${started.status} ${started.text}`)
@@ -71,7 +72,7 @@ for (const store of stores()) {
     const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
     const seen = progress.filter((n) => n > 0 && n < COUNT)
     const line = `| ${store} | ${COUNT} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
-      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${peakRssMb(server.pid).toFixed(0)} |`
+      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
     console.log(line)
     rows.push(line)
   } finally {
@@ -80,7 +81,7 @@ for (const store of stores()) {
 }
 
 console.log(`\n${machine()}; ${COUNT} rows, 6 columns (tags in 5 patterns), parts of ~${PART_BYTES / 1e6} MB.`)
-console.log("| store | rows | upload s | import s | rows/s | status | subscribers | errors | progress readings | peak RSS MB |")
-console.log("|---|---|---|---|---|---|---|---|---|---|")
+console.log("| store | rows | upload s | import s | rows/s | status | subscribers | errors | progress readings | peak RSS MB, upload | peak RSS MB, all |")
+console.log("|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

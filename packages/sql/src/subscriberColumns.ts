@@ -9,4 +9,4 @@ export const statusCounter: Record<SubscriberStatus, string> = {
 
 /** The lower-cased text `filter[search]` matches: address and names (lower-cased here, as SQLite folds only ASCII). */
 export const searchKey = (email: string, firstName: string | null, lastName: string | null): string =>
-  [email, firstName, lastName].filter((part) => part !== null).join("\n").toLowerCase()
+  (email + (firstName === null ? "" : "\n" + firstName) + (lastName === null ? "" : "\n" + lastName)).toLowerCase()

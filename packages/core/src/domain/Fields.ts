@@ -4,13 +4,19 @@ import { isEmail, splitEmails } from "./Email.js"
 const label = (key: string) => key.replace(/_/g, " ")
 const actualOf = (issue: unknown) => (issue as { readonly actual?: unknown }).actual
 
-/** A string field with Laravel-style messages; null reads as "required", other types as "must be a string". */
+const noNul = (key: string) => `The ${label(key)} field must not contain NUL characters.`
+
+/**
+ * A string field of at most `max` characters and without NUL (Postgres cannot store it in text), with Laravel-style
+ * messages: null reads as "required", other types as "must be a string".
+ */
 export const Text = (key: string, max = 255) =>
   Schema.String.annotations({
     message: (issue) =>
       actualOf(issue) === null ? `The ${label(key)} field is required.` : `The ${label(key)} field must be a string.`
   }).pipe(
-    Schema.maxLength(max, { message: () => `The ${label(key)} field must not be greater than ${max} characters.` })
+    Schema.maxLength(max, { message: () => `The ${label(key)} field must not be greater than ${max} characters.` }),
+    Schema.filter((s) => !s.includes("\u0000"), { message: () => noNul(key) })
   )
 
 /** A non-empty (after trimming) string field. */
@@ -24,7 +30,8 @@ export const NullableText = (key: string, max = 255) =>
   Schema.NullOr(Schema.String).annotations({ message: () => `The ${label(key)} field must be a string.` }).pipe(
     Schema.filter((s) => s === null || s.length <= max, {
       message: () => `The ${label(key)} field must not be greater than ${max} characters.`
-    })
+    }),
+    Schema.filter((s) => s === null || !s.includes("\u0000"), { message: () => noNul(key) })
   )
 
 /** A valid email address. */

@@ -18,7 +18,7 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
     /** How long a claimed import stays reserved; every batch renews it, so only a dead worker lets it run out. */
     lease: Duration.seconds(30),
     /** Stored CSV parts read per query. */
-    partsPerRead: 4,
+    partsPerRead: 1,
     /** Pause between polls when no import waits. */
     pollInterval: Duration.millis(500)
   })
@@ -52,7 +52,11 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
       Effect.gen(function*() {
         const at = yield* now
         const { from, to } = importTransitions.fail
-        yield* imports.transition(subscriberImport.id, from, to, { failureReason: reason, finishedAt: at, lockedUntil: null, updatedAt: at })
+        // the CSV is dropped as on completion: a failed import cannot be started again, so its text is never read
+        yield* withTransaction(Effect.gen(function*() {
+          const failed = yield* imports.transition(subscriberImport.id, from, to, { failureReason: reason, finishedAt: at, lockedUntil: null, updatedAt: at })
+          if (Option.isSome(failed)) yield* imports.dropCsv(subscriberImport.id)
+        }))
         yield* Effect.logWarning(`Subscriber import ${subscriberImport.id} failed: ${reason}`)
       })
 
@@ -114,11 +118,23 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           return undefined
         }
 
+        /** Takes rows from `from` until a batch is full (its end), the rows run out, or the header has a problem. */
+        const takeSome = (parsed: ReadonlyArray<CsvRow>, from: number): { readonly next: number; readonly problem?: string } => {
+          for (let i = from; i < parsed.length; i++) {
+            const problem = take(parsed[i]!)
+            if (problem !== undefined) return { next: i, problem }
+            if (rows.length + rejected.length >= options.batchSize) return { next: i + 1 }
+          }
+          return { next: parsed.length }
+        }
+
+        /** Takes every parsed row, writing each batch as it fills; a header problem, if any. */
         const takeAll = (parsed: ReadonlyArray<CsvRow>) =>
           Effect.gen(function*() {
-            for (const row of parsed) {
-              const problem = take(row)
-              if (problem !== undefined) return problem
+            for (let next = 0; next < parsed.length;) {
+              const taken = takeSome(parsed, next)
+              if (taken.problem !== undefined) return taken.problem
+              next = taken.next
               if (rows.length + rejected.length >= options.batchSize) yield* flush
             }
             return undefined

@@ -1,4 +1,4 @@
-import { Effect, Either, Option } from "effect"
+import { Chunk, Effect, Either, Option, Stream } from "effect"
 import type { ImportRowErrorQuery, SubscriberImportQuery } from "../domain/Collections.js"
 import type { EmailListId, SubscriberImportUuid } from "../domain/Ids.js"
 import { newUuid } from "../domain/Ids.js"
@@ -71,6 +71,17 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
         after = parts[parts.length - 1]!.seq
       }
     })
+
+    /**
+     * A draft's CSV as a stream of its stored parts, read one at a time (a response can then carry a CSV of any size
+     * without holding it whole); null when the import is not a draft.
+     */
+    const csvChunks = (subscriberImport: SubscriberImport): Stream.Stream<string> | null =>
+      subscriberImport.status !== "draft" ? null : Stream.paginateChunkEffect(0, (after: number) =>
+        Effect.map(repo.csvParts(subscriberImport.id, after, 1), (parts) => [
+          Chunk.fromIterable(parts.map((part) => part.text)),
+          parts.length === 0 ? Option.none() : Option.some(parts[parts.length - 1]!.seq)
+        ] as const))
 
     const list = Effect.fn("SubscriberImports.list")(function*(query: SubscriberImportQuery) {
       return yield* repo.list(query)
@@ -170,6 +181,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
       return yield* repo.errors(subscriberImport.id, query)
     })
 
-    return { list, get, csvOf, create, update, append, remove, start, errors } as const
+    return { list, get, csvOf, csvChunks, create, update, append, remove, start, errors } as const
   })
 }) {}

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { toCollection } from "../Collection.js"
 import { toImportRowErrorResource, toSubscriberImportResource } from "../resources/SubscriberImportResource.js"
+import { subscriberImportResponse } from "../resources/SubscriberImportResponse.js"
 import { queryParams } from "./queryParams.js"
 
 /** Handlers of /api/subscriber-imports. */
@@ -11,7 +12,8 @@ export const SubscriberImportsLive = HttpApiBuilder.group(Api, "subscriberImport
   Effect.map(SubscriberImports, (imports) => {
     const render = (subscriberImport: SubscriberImport) =>
       Effect.map(imports.csvOf(subscriberImport), (csv) => toSubscriberImportResource(subscriberImport, csv))
-    const one = (subscriberImport: SubscriberImport) => Effect.map(render(subscriberImport), (data) => ({ data }))
+    const one = (subscriberImport: SubscriberImport) =>
+      Effect.succeed(subscriberImportResponse(subscriberImport, imports.csvChunks(subscriberImport)))
     return handlers
       .handle("list", () =>
         Effect.gen(function*() {

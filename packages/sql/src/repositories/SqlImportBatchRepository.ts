@@ -1,14 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import {
-  decideImport,
   type EmailListId,
   type ExistingSubscriber,
   type ImportBatch,
   ImportBatchRepository,
+  type ImportedFields,
+  type ImportPlan,
   type ImportRow,
   newUuid,
-  type RejectedRow,
-  type SubscriberStatus,
+  planImportBatch,
   tagKey,
   TagRepository
 } from "@mailroom/core"
@@ -31,6 +31,94 @@ interface ExistingRow {
 }
 
 const date = (text: string | null) => (text === null ? null : new Date(text))
+const addExisting = (found: Map<string, ExistingSubscriber>, rows: ReadonlyArray<ExistingRow>) => {
+  for (const row of rows) {
+    found.set(row.email, {
+      id: Number(row.id),
+      firstName: row.firstName,
+      lastName: row.lastName,
+      extraAttributes: JSON.parse(row.extraAttributes) as Record<string, unknown>,
+      subscribedAt: date(row.subscribedAt),
+      unsubscribedAt: date(row.unsubscribedAt),
+      lastImportId: row.lastImportId === null ? null : Number(row.lastImportId)
+    })
+  }
+}
+
+/** The columns an import writes for a subscriber. */
+const importedColumns = (row: ImportRow, fields: ImportedFields, importId: number, stamp: string) => ({
+  firstName: fields.firstName,
+  lastName: fields.lastName,
+  extraAttributes: JSON.stringify(fields.extraAttributes),
+  searchKey: searchKey(row.email, fields.firstName, fields.lastName),
+  status: fields.status,
+  subscribedAt: fields.subscribedAt?.toISOString() ?? null,
+  unsubscribedAt: fields.unsubscribedAt?.toISOString() ?? null,
+  updatedAt: stamp,
+  lastImportId: importId
+})
+
+/** The rows of new subscribers, built as literals in a plain loop (it runs for every imported row). */
+const insertRows = (plan: ImportPlan, batch: ImportBatch, stamp: string) => {
+  const out: Array<Record<string, string | number | null>> = []
+  for (const { fields, row } of plan.inserts) {
+    out.push({
+      uuid: newUuid(),
+      emailListId: batch.emailListId,
+      email: row.email,
+      firstName: fields.firstName,
+      lastName: fields.lastName,
+      extraAttributes: JSON.stringify(fields.extraAttributes),
+      searchKey: searchKey(row.email, fields.firstName, fields.lastName),
+      status: fields.status,
+      subscribedAt: fields.subscribedAt?.toISOString() ?? null,
+      unsubscribedAt: fields.unsubscribedAt?.toISOString() ?? null,
+      createdAt: stamp,
+      updatedAt: stamp,
+      lastImportId: batch.importId
+    })
+  }
+  return out
+}
+
+/** A subscriber the batch wrote, with its row. */
+interface Written {
+  readonly id: number
+  readonly row: ImportRow
+}
+
+/** Pairs inserted rows with the ids the database gave them. */
+const matchInserted = (
+  into: Array<Written>,
+  rows: ReadonlyArray<{ readonly row: ImportRow }>,
+  ids: ReadonlyArray<{ readonly id: number; readonly email: string }>
+) => {
+  const idOf = new Map<string, number>()
+  for (const { email, id } of ids) idOf.set(email, Number(id))
+  for (const { row } of rows) into.push({ id: idOf.get(row.email)!, row })
+}
+
+/** The distinct tag names of the written rows (first spelling wins). */
+const tagNames = (...groups: ReadonlyArray<ReadonlyArray<Written>>): Array<string> => {
+  const names = new Map<string, string>()
+  for (const group of groups) {
+    for (const { row } of group) for (const tag of row.tags) if (!names.has(tagKey(tag))) names.set(tagKey(tag), tag)
+  }
+  return [...names.values()]
+}
+
+/** The subscriber-tag links of the written rows. */
+const tagLinks = (written: ReadonlyArray<Written>, idOf: ReadonlyMap<string, number>) => {
+  const links: Array<{ readonly subscriberId: number; readonly tagId: number }> = []
+  for (const { id, row } of written) {
+    for (const tag of row.tags) {
+      const tagId = idOf.get(tagKey(tag))
+      if (tagId !== undefined) links.push({ subscriberId: id, tagId })
+    }
+  }
+  return links
+}
+
 const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
@@ -48,53 +136,39 @@ export const SqlImportBatchRepository = Layer.effect(
 
     const existingOf = (emailListId: number, rows: ReadonlyArray<ImportRow>) =>
       Effect.gen(function*() {
-        const emails = [...new Set(rows.map((row) => row.email))]
         const found = new Map<string, ExistingSubscriber>()
-        for (const part of chunks(emails, 5_000)) {
-          const rows = yield* sql<ExistingRow>`SELECT id, email, first_name, last_name, extra_attributes, subscribed_at,
-              unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email IN ${sql.in(part)}`
-          for (const row of rows) {
-            found.set(row.email, {
-              id: Number(row.id),
-              firstName: row.firstName,
-              lastName: row.lastName,
-              extraAttributes: JSON.parse(row.extraAttributes) as Record<string, unknown>,
-              subscribedAt: date(row.subscribedAt),
-              unsubscribedAt: date(row.unsubscribedAt),
-              lastImportId: row.lastImportId === null ? null : Number(row.lastImportId)
-            })
-          }
+        for (const part of chunks([...new Set(rows.map((row) => row.email))], 5_000)) {
+          addExisting(found, yield* sql<ExistingRow>`SELECT id, email, first_name, last_name, extra_attributes, subscribed_at,
+              unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email IN ${sql.in(part)}`)
         }
         return found
       })
 
-    /** Attaches each written subscriber's tags (replacing them first when the import says so); counts kept exact. */
-    const attachTags = (
-      batch: ImportBatch,
-      written: ReadonlyArray<{ readonly id: number; readonly row: ImportRow; readonly updated: boolean }>
-    ) =>
+    /**
+     * Attaches the written subscribers' tags (an updated one's replaced first when the import says so); counts exact.
+     * New subscribers cannot have a link yet, so theirs are inserted without looking.
+     */
+    const attachTags = (batch: ImportBatch, inserted: ReadonlyArray<Written>, updated: ReadonlyArray<Written>) =>
       Effect.gen(function*() {
         const delta = new Map<number, number>()
-        const count = (rows: ReadonlyArray<{ readonly tagId: number }>, by: number) => {
-          for (const { tagId } of rows) delta.set(Number(tagId), (delta.get(Number(tagId)) ?? 0) + by)
+        const count = (tagIds: ReadonlyArray<number>, by: number) => {
+          for (const tagId of tagIds) delta.set(Number(tagId), (delta.get(Number(tagId)) ?? 0) + by)
         }
-        const replaced = batch.rules.replaceTags ? written.filter((w) => w.updated).map((w) => w.id) : []
-        for (const ids of chunks(replaced, 5_000)) {
-          count(yield* sql<{ readonly tagId: number }>`DELETE FROM subscriber_tags WHERE subscriber_id IN ${sql.in(ids)} RETURNING tag_id`, -1)
+        const column = (rows: ReadonlyArray<{ readonly tagId: number }>) => rows.map((row) => row.tagId)
+        if (batch.rules.replaceTags) {
+          for (const ids of chunks(updated.map((w) => w.id), 5_000)) {
+            count(column(yield* sql<{ readonly tagId: number }>`DELETE FROM subscriber_tags WHERE subscriber_id IN ${sql.in(ids)} RETURNING tag_id`), -1)
+          }
         }
-        const names = new Map<string, string>()
-        for (const { row } of written) for (const tag of row.tags) if (!names.has(tagKey(tag))) names.set(tagKey(tag), tag)
-        if (names.size > 0) {
-          const ensured = yield* tags.ensure(batch.emailListId as EmailListId, [...names.values()], "default", batch.at)
+        const names = tagNames(inserted, updated)
+        if (names.length > 0) {
+          const ensured = yield* tags.ensure(batch.emailListId as EmailListId, names, "default", batch.at)
           const idOf = new Map(ensured.map((tag) => [tagKey(tag.name), tag.id as number]))
-          const links = written.flatMap(({ id, row }) =>
-            row.tags.flatMap((tag) => {
-              const tagId = idOf.get(tagKey(tag))
-              return tagId === undefined ? [] : [{ subscriberId: id, tagId }]
-            })
-          )
-          for (const part of chunks(links, 2_000)) {
-            count(yield* sql<{ readonly tagId: number }>`INSERT INTO subscriber_tags ${sql.insert(part)} ON CONFLICT DO NOTHING RETURNING tag_id`, 1)
+          const fresh = tagLinks(inserted, idOf)
+          for (const part of chunks(fresh, 2_000)) yield* sql`INSERT INTO subscriber_tags ${sql.insert(part)}`
+          count(fresh.map((link) => link.tagId), 1)
+          for (const part of chunks(tagLinks(updated, idOf), 2_000)) {
+            count(column(yield* sql<{ readonly tagId: number }>`INSERT INTO subscriber_tags ${sql.insert(part)} ON CONFLICT DO NOTHING RETURNING tag_id`), 1)
           }
         }
         for (const [tagId, by] of delta) {
@@ -108,60 +182,25 @@ export const SqlImportBatchRepository = Layer.effect(
         const guard = yield* sql`UPDATE subscriber_imports SET locked_until = ${batch.leaseUntil.toISOString()}
           WHERE id = ${batch.importId} AND status = 'importing' AND processed_rows = ${batch.processedBefore} RETURNING id`
         if (guard.length === 0) return Option.none()
-        const known = yield* existingOf(batch.emailListId, batch.rows)
-        const errors: Array<RejectedRow> = [...batch.rejected]
-        const inserts: Array<Record<string, string | number | null>> = []
-        const insertedRows: Array<ImportRow> = []
-        const updated: Array<{ readonly id: number; readonly row: ImportRow }> = []
-        const statusDelta = new Map<SubscriberStatus, number>()
-        const shift = (status: SubscriberStatus, by: number) => statusDelta.set(status, (statusDelta.get(status) ?? 0) + by)
-        for (const row of batch.rows) {
-          const existing = known.get(row.email)
-          const decision = decideImport(existing, row, batch.rules, batch.at)
-          if (decision._tag === "Duplicate") continue
-          if (decision._tag === "Reject") {
-            errors.push({ line: row.line, email: row.email, reason: decision.reason })
-            // marked as seen by this import, so a later row for the address is a skipped duplicate, not a second refusal
-            if (existing !== undefined) {
-              yield* sql`UPDATE subscribers SET last_import_id = ${batch.importId} WHERE id = ${existing.id}`
-              known.set(row.email, { ...existing, lastImportId: batch.importId })
-            }
-            continue
-          }
-          const { fields } = decision
-          const columns = {
-            firstName: fields.firstName,
-            lastName: fields.lastName,
-            extraAttributes: JSON.stringify(fields.extraAttributes),
-            searchKey: searchKey(row.email, fields.firstName, fields.lastName),
-            status: fields.status,
-            subscribedAt: fields.subscribedAt?.toISOString() ?? null,
-            unsubscribedAt: fields.unsubscribedAt?.toISOString() ?? null,
-            updatedAt: stamp,
-            lastImportId: batch.importId
-          }
-          shift(fields.status, 1)
-          if (decision._tag === "Insert") {
-            inserts.push({ ...columns, uuid: newUuid(), emailListId: batch.emailListId, email: row.email, createdAt: stamp })
-            insertedRows.push(row)
-          } else {
-            shift(decision.from, -1)
-            yield* sql`UPDATE subscribers SET ${sql.update(columns)} WHERE id = ${decision.id}`
-            updated.push({ id: decision.id, row })
-          }
-          known.set(row.email, { ...fields, id: decision._tag === "Update" ? decision.id : 0, lastImportId: batch.importId })
+        const plan = planImportBatch(batch.rows, yield* existingOf(batch.emailListId, batch.rows), batch.rules, batch.at)
+        for (const ids of chunks(plan.refusedIds, 5_000)) {
+          yield* sql`UPDATE subscribers SET last_import_id = ${batch.importId} WHERE id IN ${sql.in(ids)}`
         }
-        const insertedIds = new Map<string, number>()
-        for (const part of chunks(inserts, INSERT_CHUNK)) {
-          const rows = yield* sql<{ readonly id: number; readonly email: string }>`INSERT INTO subscribers ${sql.insert(part)} RETURNING id, email`
-          for (const row of rows) insertedIds.set(row.email, Number(row.id))
+        for (const { fields, id, row } of plan.updates) {
+          yield* sql`UPDATE subscribers SET ${sql.update(importedColumns(row, fields, batch.importId, stamp))} WHERE id = ${id}`
         }
-        yield* attachTags(batch, [
-          ...insertedRows.map((row) => ({ id: insertedIds.get(row.email)!, row, updated: false })),
-          ...updated.map((u) => ({ ...u, updated: true }))
-        ])
-        const counters = [...statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
+        const inserted: Array<Written> = []
+        const newRows = insertRows(plan, batch, stamp)
+        for (let at = 0; at < newRows.length; at += INSERT_CHUNK) {
+          const part = newRows.slice(at, at + INSERT_CHUNK)
+          // matched by address: neither database promises RETURNING rows in VALUES order
+          const ids = yield* sql<{ readonly id: number; readonly email: string }>`INSERT INTO subscribers ${sql.insert(part)} RETURNING id, email`
+          matchInserted(inserted, plan.inserts.slice(at, at + INSERT_CHUNK), ids)
+        }
+        yield* attachTags(batch, inserted, plan.updates)
+        const counters = [...plan.statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
         if (counters.length > 0) yield* sql`UPDATE email_lists SET ${sql.literal(counters.join(", "))} WHERE id = ${batch.emailListId}`
+        const errors = [...batch.rejected, ...plan.refused]
         for (const part of chunks(errors, INSERT_CHUNK)) {
           yield* sql`INSERT INTO subscriber_import_errors ${
             sql.insert(part.map((e) => ({ importId: batch.importId, line: e.line, email: e.email, reason: e.reason.slice(0, 1000) })))

@@ -2,14 +2,14 @@
  * Import benchmark: a CSV of 1,000,000 rows (email, first_name, last_name, tags, two extra columns) is sent through
  * the API in appended parts of about 8 MB, started, and imported by the server's own worker (the server runs compiled,
  * as `npm start` does). Measures rows/s from POST start to status `completed`, the progress a client sees while it
- * runs, and the server's peak RSS; on SQLite and Postgres. Usage: npm run bench:import [-- --count 1000000]
+ * runs, and the server's peak RSS; on SQLite and Postgres. Usage: npm run bench:import [-- --count 1000000 --part-mb 8 --stores sqlite,postgres]
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import { arg, call, closeClient, machine, peakRssMb, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 
 const COUNT = arg("count", 1_000_000)
-const PART_BYTES = 8_000_000
+const PART_BYTES = arg("part-mb", 8) * 1_000_000
 const SQLITE_FILE = "./bench/import/data/bench.db"
 const TAGS = ["news", "vip;news", "customers|beta", "", "events,news"]
 

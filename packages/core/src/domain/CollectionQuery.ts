@@ -104,6 +104,10 @@ export const parseCollectionQuery = <S extends string, F extends string, I exten
         unknownFilters.push(name)
       }
     }
+    const withNul = Object.keys(filters).filter((name) => filters[name as F]!.includes("\u0000"))
+    if (withNul.length > 0) {
+      return yield* new InvalidQuery({ message: `The filter(s) ${list(withNul)} must not contain NUL characters.` })
+    }
     if (unknownFilters.length > 0) {
       return yield* new InvalidQuery({
         message: `Requested filter(s) ${list(unknownFilters)} are not allowed. Allowed filter(s) are ${

@@ -75,6 +75,7 @@ export const optionalNullable = <S extends Schema.Schema.Any>(key: string, schem
 export const TextList = (key: string, max = 255) =>
   Schema.Array(
     Schema.String.annotations({ message: () => `Each of the ${label(key)} must be a string.` }).pipe(
-      Schema.maxLength(max, { message: () => `Each of the ${label(key)} must not be greater than ${max} characters.` })
+      Schema.maxLength(max, { message: () => `Each of the ${label(key)} must not be greater than ${max} characters.` }),
+      Schema.filter((s) => !s.includes("\u0000"), { message: () => `Each of the ${label(key)} must not contain NUL characters.` })
     )
   ).annotations({ message: () => `The ${label(key)} field must be an array.` })

@@ -58,25 +58,16 @@ const importedColumns = (row: ImportRow, fields: ImportedFields, importId: numbe
   lastImportId: importId
 })
 
-/** The rows of new subscribers, built as literals in a plain loop (it runs for every imported row). */
+/** The rows of new subscribers, in a plain loop (it runs for every imported row; spreads cost several µs each). */
 const insertRows = (plan: ImportPlan, batch: ImportBatch, stamp: string) => {
   const out: Array<Record<string, string | number | null>> = []
   for (const { fields, row } of plan.inserts) {
-    out.push({
-      uuid: newUuid(),
-      emailListId: batch.emailListId,
-      email: row.email,
-      firstName: fields.firstName,
-      lastName: fields.lastName,
-      extraAttributes: JSON.stringify(fields.extraAttributes),
-      searchKey: searchKey(row.email, fields.firstName, fields.lastName),
-      status: fields.status,
-      subscribedAt: fields.subscribedAt?.toISOString() ?? null,
-      unsubscribedAt: fields.unsubscribedAt?.toISOString() ?? null,
-      createdAt: stamp,
-      updatedAt: stamp,
-      lastImportId: batch.importId
-    })
+    const columns: Record<string, string | number | null> = importedColumns(row, fields, batch.importId, stamp)
+    columns["uuid"] = newUuid()
+    columns["emailListId"] = batch.emailListId
+    columns["email"] = row.email
+    columns["createdAt"] = stamp
+    out.push(columns)
   }
   return out
 }

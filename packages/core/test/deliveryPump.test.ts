@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Fiber, Option } from "effect"
 import { pump } from "../src/usecases/deliveryPump.js"
 
 /** A source of `total` numbered items handed out in batches, with counters of what the pump did with them. */
-const source = (total: number, batch: number) => {
+const source = (total: number, batch: number, recordDelay = 0) => {
   let given = 0
   let claiming = 0
   const seen = {
@@ -32,11 +32,13 @@ const source = (total: number, batch: number) => {
       seen.mostUnrecorded = Math.max(seen.mostUnrecorded, ++unrecorded)
       return item * 10
     })
-  const record = (outcomes: ReadonlyArray<number>) =>
+  const write = (outcomes: ReadonlyArray<number>) =>
     Effect.sync(() => {
       unrecorded -= outcomes.length
       seen.groups.push(outcomes)
     })
+  const record = (outcomes: ReadonlyArray<number>) =>
+    recordDelay === 0 ? write(outcomes) : Effect.zipRight(Effect.sleep(`${recordDelay} millis`), write(outcomes))
   return { claim, deliver, record, seen }
 }
 
@@ -69,5 +71,24 @@ describe("pump", () => {
       expect(yield* pump({ ...work, concurrency: 4, recordEvery: 10, prefetchBelow: 5 })).toBe(0)
       expect(seen.groups).toEqual([])
       expect(seen.claims).toBe(1)
+    }))
+
+  it.live("with a slow database, one group is written at a time and unrecorded outcomes stay bounded", () =>
+    Effect.gen(function*() {
+      const { seen, ...work } = source(800, 50, 15)
+      expect(yield* pump({ ...work, concurrency: 8, recordEvery: 20, prefetchBelow: 10 })).toBe(800)
+      expect(seen.mostUnrecorded).toBeLessThanOrEqual(2 * 20 + 8)
+      expect(seen.groups.flat()).toHaveLength(800)
+    }))
+
+  it.live("interrupted, it still records every outcome it delivered", () =>
+    Effect.gen(function*() {
+      const { seen, ...work } = source(100_000, 100)
+      const fiber = yield* Effect.fork(pump({ ...work, concurrency: 16, recordEvery: 50, prefetchBelow: 20 }))
+      yield* Effect.sleep("60 millis")
+      yield* Fiber.interrupt(fiber)
+      expect(seen.delivered.size).toBeGreaterThan(0)
+      expect(seen.delivered.size).toBeLessThan(100_000)
+      expect(seen.groups.flat().sort((a, b) => a - b)).toEqual([...seen.delivered.keys()].sort((a, b) => a - b).map((i) => i * 10))
     }))
 })

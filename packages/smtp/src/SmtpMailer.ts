@@ -44,18 +44,14 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
       // no span per mail: on the delivery path the tracing costs more than writing the message
       const transmit = (mail: RawMail) =>
         Effect.async<void, MailError>((resume) => {
-          const done = () => {
-            if (mail.pooled === true) messageBuffers.release(mail.raw)
-          }
           pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw, mail.dotStuffed === true).then(
             () => {
-              done()
+              // accepted: the server read every byte. After a failure the socket may still hold them, so that
+              // buffer is left to the garbage collector rather than handed to the next mail.
+              if (mail.pooled === true) messageBuffers.release(mail.raw)
               resume(Effect.void)
             },
-            (error) => {
-              done()
-              resume(Effect.fail(toMailError(error)))
-            }
+            (error) => resume(Effect.fail(toMailError(error)))
           )
         })
       return Mailer.of({

@@ -18,8 +18,10 @@ afterEach(async () => {
 /**
  * A pipelining server with CHUNKING (RFC 3030): BDAT chunks are read by their size, DATA up to CRLF.CRLF (then
  * un-stuffed). Recipients starting with "nobody" are refused with 550; messages containing "REJECT" with 554.
+ * With `holdReplies`, MAIL and RCPT are answered only with the chunk's reply, and a message containing "DROP" is
+ * taken but the connection closes before any reply (a server that committed the mail, then died).
  */
-const chunkingServer = async () => {
+const chunkingServer = async (options: { readonly holdReplies?: boolean } = {}) => {
   const delivered: Array<Delivered> = []
   const commands: Array<string> = []
   const sockets = new Set<Socket>()
@@ -65,7 +67,9 @@ const chunkingServer = async () => {
         else if (verb === "RCPT") {
           to = /<([^>]*)>/.exec(line)?.[1] ?? ""
           refused = to.startsWith("nobody")
-          socket.write(refused ? "550 5.1.1 no such user\r\n" : "250 ok\r\n")
+          if (!options.holdReplies) socket.write(refused ? "550 5.1.1 no such user\r\n" : "250 ok\r\n")
+        } else if (verb === "MAIL" && options.holdReplies) {
+          // answered with the chunk
         } else if (verb === "BDAT") {
           const [, size, flag] = line.split(" ")
           chunk = Number(size)
@@ -79,6 +83,11 @@ const chunkingServer = async () => {
     })
     const finish = (via: Delivered["via"], raw: string) => {
       body = []
+      if (options.holdReplies) {
+        delivered.push({ to, raw, via })
+        if (raw.includes("DROP")) return socket.destroy()
+        return socket.write("250 ok\r\n250 ok\r\n250 queued\r\n")
+      }
       if (refused) socket.write("503 5.5.1 no valid recipients\r\n")
       else if (raw.includes("REJECT")) socket.write("554 5.6.0 content rejected\r\n")
       else {
@@ -131,5 +140,14 @@ describe("SmtpPool over a CHUNKING server", () => {
     expect(rejected).toMatchObject({ code: 554, permanent: true })
     await Promise.all(["d1", "d2", "d3"].map((name) => pool.send("a@example.com", `${name}@example.org`, message(`${name}@example.org`, name))))
     expect(delivered.map((d) => d.to)).toEqual(["d1@example.org", "d2@example.org", "d3@example.org"])
+  })
+
+  it("a connection lost after the chunk went out is 'maybe delivered': not sent again", async () => {
+    const { delivered, pool } = await chunkingServer({ holdReplies: true })
+    await pool.send("a@example.com", "ok@example.org", message("ok@example.org", "fine"))
+    const lost = await failure(pool.send("a@example.com", "gone@example.org", message("gone@example.org", "DROP")))
+    expect(lost).toMatchObject({ maybeDelivered: true, permanent: false })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(delivered.map((d) => d.to)).toEqual(["ok@example.org", "gone@example.org"])
   })
 })

@@ -214,7 +214,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
     /**
      * Delivers the campaign for one slice through the pump: `concurrency` mails in flight, batches claimed ahead of
      * need, outcomes recorded every `batchSize`. A crash re-sends at most what was mailed but not yet recorded
-     * (`batchSize + concurrency`). The number of sends handled, and whether the campaign has nothing left to claim.
+     * (`2 × batchSize + concurrency`, see deliveryPump). The number of sends handled, and whether the campaign has nothing left to claim.
      */
     const deliverSlice = (campaign: Campaign, list: EmailList) =>
       Effect.gen(function*() {

@@ -17,8 +17,10 @@ export interface PumpOptions<A, B> {
 /**
  * Delivers claimed items with `concurrency` long-lived fibers sharing one queue: the next batch is claimed in the
  * background before the queue runs dry, and outcomes are recorded every `recordEvery`. No fiber is started per item
- * (Effect.forEach forks one each, Stream.mapEffect costs several hundred µs per element in Effect 3.22), and at any
- * moment at most `recordEvery + concurrency` delivered items are unrecorded. Returns how many were recorded.
+ * (Effect.forEach forks one each, Stream.mapEffect costs several hundred µs per element in Effect 3.22). At any
+ * moment at most `2 × recordEvery + concurrency` delivered items are unrecorded (a group being written, the next
+ * one filling, and the items in flight), and what was delivered is recorded even when the pump is interrupted.
+ * Returns how many were recorded.
  */
 export const pump = <A, B>(options: PumpOptions<A, B>): Effect.Effect<number> =>
   Effect.suspend(() => {
@@ -53,13 +55,17 @@ export const pump = <A, B>(options: PumpOptions<A, B>): Effect.Effect<number> =>
       )
     })
 
-    const flush = Effect.suspend(() => {
+    // one group is recorded at a time: a worker that finds a full group while another is written waits (and sends
+    // nothing meanwhile), so a slow database cannot let unrecorded mails pile up group after group
+    const recording = Effect.unsafeMakeSemaphore(1)
+    // uninterruptible: a group taken out of `pending` is written whole, also when the pump is being interrupted
+    const flush = recording.withPermits(1)(Effect.uninterruptible(Effect.suspend(() => {
       if (pending.length === 0) return Effect.void
       const group = pending
       pending = []
       recorded += group.length
       return options.record(group)
-    })
+    })))
 
     const worker = Effect.gen(function*() {
       for (;;) {
@@ -78,5 +84,9 @@ export const pump = <A, B>(options: PumpOptions<A, B>): Effect.Effect<number> =>
     return Effect.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker), {
       concurrency: "unbounded",
       discard: true
-    }).pipe(Effect.zipRight(flush), Effect.map(() => recorded))
+    }).pipe(
+      // what was sent is recorded also when the workers are interrupted (shutdown) or one of them dies
+      Effect.ensuring(flush),
+      Effect.map(() => recorded)
+    )
   })

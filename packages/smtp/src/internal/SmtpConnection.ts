@@ -107,9 +107,12 @@ export class SmtpConnection {
     return this.features.has("CHUNKING") && this.features.has("PIPELINING")
   }
 
-  /** MAIL FROM, RCPT TO, `BDAT <size> LAST` and the bytes in one write; the server answers the three in order. */
+  /**
+   * MAIL FROM, RCPT TO, `BDAT <size> LAST` and the bytes in one write; the server answers the three in order. The
+   * bytes are out before any answer, so a lost connection may have delivered the message whichever reply it cut off.
+   */
   private async sendChunked(mailFrom: string, rcptTo: string, raw: Buffer): Promise<void> {
-    const replies = [this.read(), this.read(), this.read(true)] as const
+    const replies = [this.read(true), this.read(true), this.read(true)] as const
     this.socket.cork()
     this.socket.write(`${mailFrom}\r\n${rcptTo}\r\nBDAT ${raw.length} LAST\r\n`)
     this.socket.write(raw)
@@ -120,7 +123,9 @@ export class SmtpConnection {
       : bdat.code !== 250 ? ["message", bdat] as const
       : null
     if (refusal === null) return
-    if (refusal[0] !== "message") await this.reset()
+    // after a refused chunk the server may not have read all of it: the connection is not trusted with another mail
+    if (refusal[0] === "message") this.quit()
+    else await this.reset()
     throw refused(refusal[0], refusal[1], refusal[0] === "message")
   }
 

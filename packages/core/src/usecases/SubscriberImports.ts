@@ -60,28 +60,26 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
         ? Effect.succeed(subscriberImport)
         : Effect.fail(new InvalidState({ message: "Cannot update a non-draft import." }))
 
-    /** The stored CSV text of a draft (null once the import has started: the text is then the worker's). */
-    const csvOf = Effect.fn("SubscriberImports.csvOf")(function*(subscriberImport: SubscriberImport) {
-      if (subscriberImport.status !== "draft") return null
-      let text = ""
-      for (let after = 0;;) {
-        const parts = yield* repo.csvParts(subscriberImport.id, after, 16)
-        if (parts.length === 0) return text
-        for (const part of parts) text += part.text
-        after = parts[parts.length - 1]!.seq
-      }
-    })
-
-    /**
-     * A draft's CSV as a stream of its stored parts, read one at a time (a response can then carry a CSV of any size
-     * without holding it whole); null when the import is not a draft.
-     */
-    const csvChunks = (subscriberImport: SubscriberImport): Stream.Stream<string> | null =>
-      subscriberImport.status !== "draft" ? null : Stream.paginateChunkEffect(0, (after: number) =>
-        Effect.map(repo.csvParts(subscriberImport.id, after, 1), (parts) => [
+    /** An import's stored CSV as a stream of its parts, read one at a time (never all held at once). */
+    const partsOf = (id: SubscriberImport["id"]): Stream.Stream<string> =>
+      Stream.paginateChunkEffect(0, (after: number) =>
+        Effect.map(repo.csvParts(id, after, 1), (parts) => [
           Chunk.fromIterable(parts.map((part) => part.text)),
           parts.length === 0 ? Option.none() : Option.some(parts[parts.length - 1]!.seq)
         ] as const))
+
+    /**
+     * A draft's CSV as a stream of its stored parts (a response can then carry a CSV of any size without holding it
+     * whole); null when the import is not a draft.
+     */
+    const csvChunks = (subscriberImport: SubscriberImport): Stream.Stream<string> | null =>
+      subscriberImport.status !== "draft" ? null : partsOf(subscriberImport.id)
+
+    /** The stored CSV text of a draft (null once the import has started: the text is then the worker's). */
+    const csvOf = Effect.fn("SubscriberImports.csvOf")(function*(subscriberImport: SubscriberImport) {
+      const chunks = csvChunks(subscriberImport)
+      return chunks === null ? null : yield* Stream.mkString(chunks)
+    })
 
     const list = Effect.fn("SubscriberImports.list")(function*(query: SubscriberImportQuery) {
       return yield* repo.list(query)
@@ -156,18 +154,17 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
       yield* listOf(current.emailListId)
       // read parts until the first line is complete (or the probe is full, or the text ends)
       const texts: Array<string> = []
-      let complete = false
-      for (let after = 0, length = 0; !texts.some((text) => text.includes("\n")) && length < HEADER_PROBE;) {
-        const parts = yield* repo.csvParts(current.id, after, 4)
-        if (parts.length === 0) {
-          complete = true
-          break
-        }
-        for (const part of parts) texts.push(part.text)
-        length += parts.reduce((sum, part) => sum + part.text.length, 0)
-        after = parts[parts.length - 1]!.seq
-      }
-      yield* checkHeader(texts, complete)
+      let length = 0
+      let newline = false
+      const more = () => !newline && length < HEADER_PROBE
+      yield* Stream.runForEachWhile(partsOf(current.id), (text) =>
+        Effect.sync(() => {
+          texts.push(text)
+          length += text.length
+          newline ||= text.includes("\n")
+          return more()
+        }))
+      yield* checkHeader(texts, more())
       const { from, to } = importTransitions.start
       yield* repo.transition(current.id, from, to, { updatedAt: yield* now }).pipe(
         orNotFound("Subscriber import"),

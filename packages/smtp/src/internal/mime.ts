@@ -64,9 +64,6 @@ const remember = (key: string, write: () => string): string => {
   return line
 }
 
-/** `Name: value` for an unstructured value (see writeUnstructured): checked and written anew, values are often unique. */
-const unstructured = (name: string, value: string): string => writeUnstructured(name, value)
-
 /** An address header (see writeAddressHeader). */
 const addressHeader = (header: string, address: MailAddress, email: string): string =>
   remember(`a\0${header}\0${email}\0${address.name ?? ""}`, () => writeAddressHeader(header, address, email))
@@ -170,7 +167,7 @@ const ownValue = (name: string, value: string): string => {
 const ENCODED_WORD_LIKE = /=\?[^?]*\?[BbQq]\?/
 
 /** `Name: value` for an unstructured value: encoded-words when not printable ASCII, folded at spaces when long. */
-const writeUnstructured = (name: string, value: string): string => {
+const unstructured = (name: string, value: string): string => {
   const flat = oneLine(value)
   // printable ASCII stays as it is, unless it would read as an encoded-word
   if (PRINTABLE.test(flat) && !ENCODED_WORD_LIKE.test(flat)) {

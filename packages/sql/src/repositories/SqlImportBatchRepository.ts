@@ -175,7 +175,7 @@ export const SqlImportBatchRepository = Layer.effect(
      * faster than autovacuum analyzes it (or with autovacuum off) gets a scan of the whole list per batch (143 ms
      * instead of ~10 at a million rows). SQLite's planner picks the unique index without statistics.
      */
-    const refreshStatistics = sql.onDialectOrElse({ pg: () => sql`ANALYZE subscribers`, orElse: () => sql`SELECT 1` })
+    const refreshStatistics = sql.onDialectOrElse({ pg: () => sql`ANALYZE subscribers`, orElse: () => Effect.void })
 
     const write = (batch: ImportBatch) =>
       Effect.gen(function*() {

@@ -2,7 +2,8 @@ import { Effect, Option } from "effect"
 import { EmailList } from "../../domain/EmailList.js"
 import type { EmailListId, SubscriberUuid } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
-import { decideImport, type ImportedFields } from "../../domain/ImportDecision.js"
+import type { ExistingSubscriber } from "../../domain/ImportDecision.js"
+import { planImportBatch } from "../../domain/ImportPlan.js"
 import { SubscriberImport } from "../../domain/SubscriberImport.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
 import { ImportBatchRepository } from "../../ports/ImportBatchRepository.js"
@@ -21,7 +22,6 @@ export const makeMemoryImportBatchRepository = (state: MemoryState) => {
       state.tables.emailLists.set(emailListId, new EmailList({ ...list, activeSubscribersCount: list.activeSubscribersCount + delta }))
     }
   }
-  const active = (fields: Pick<ImportedFields, "status">) => (fields.status === "subscribed" ? 1 : 0)
 
   return ImportBatchRepository.of({
     write: (batch) =>
@@ -30,36 +30,31 @@ export const makeMemoryImportBatchRepository = (state: MemoryState) => {
         if (current === undefined || current.status !== "importing" || current.processedRows !== batch.processedBefore) {
           return Option.none()
         }
-        const byEmail = new Map<string, Row>()
-        for (const row of subscribers().values()) if (row.emailListId === batch.emailListId) byEmail.set(row.email, row)
-        const errors = [...batch.rejected]
-        for (const row of batch.rows) {
-          const found = byEmail.get(row.email)
-          const existing = found === undefined
-            ? undefined
-            : { ...found, lastImportId: state.tables.importMarks.get(found.id) ?? null }
-          const decision = decideImport(existing, row, batch.rules, batch.at)
-          if (decision._tag === "Duplicate") continue
-          if (decision._tag === "Reject") {
-            errors.push({ line: row.line, email: row.email, reason: decision.reason })
-            // marked as seen by this import, so a later row for the address is a skipped duplicate, not a second refusal
-            state.tables.importMarks.set(found!.id, batch.importId)
-            continue
-          }
-          const { status: _, ...fields } = decision.fields
-          const written: Row = decision._tag === "Insert"
+        const known = new Map<string, ExistingSubscriber>()
+        for (const row of subscribers().values()) {
+          if (row.emailListId === batch.emailListId) known.set(row.email, { ...row, lastImportId: state.tables.importMarks.get(row.id) ?? null })
+        }
+        const plan = planImportBatch(batch.rows, known, batch.rules, batch.at)
+        const errors = [...batch.rejected, ...plan.refused]
+        for (const id of plan.refusedIds) state.tables.importMarks.set(id, batch.importId)
+        // new subscribers first, then the changed ones, as the SQL stores write them
+        const writes = [
+          ...plan.inserts.map(({ fields, row }) => ({ fields, row, found: undefined })),
+          ...plan.updates.map(({ fields, id, row }) => ({ fields, row, found: subscribers().get(id)! }))
+        ]
+        for (const { fields: { status: _, ...fields }, found, row } of writes) {
+          const written: Row = found === undefined
             ? { ...fields, id: state.nextId("subscribers"), uuid: newUuid() as SubscriberUuid, emailListId: batch.emailListId as EmailListId, email: row.email, createdAt: batch.at, updatedAt: batch.at }
-            : { ...found!, ...fields, updatedAt: batch.at }
+            : { ...found, ...fields, updatedAt: batch.at }
           subscribers().set(written.id, written)
-          byEmail.set(row.email, written)
           state.tables.importMarks.set(written.id, batch.importId)
-          adjustActive(batch.emailListId, active(decision.fields) - (found === undefined ? 0 : subscriberStatus(found) === "subscribed" ? 1 : 0))
           const tagIds = (yield* tags.ensure(batch.emailListId as EmailListId, row.tags, "default", batch.at)).map((tag) => tag.id as number)
-          const kept = decision._tag === "Update" && !batch.rules.replaceTags ? [...(state.tables.subscriberTags.get(written.id) ?? [])] : []
-          if (tagIds.length > 0 || decision._tag === "Update" && batch.rules.replaceTags) {
+          const kept = found !== undefined && !batch.rules.replaceTags ? [...(state.tables.subscriberTags.get(written.id) ?? [])] : []
+          if (tagIds.length > 0 || found !== undefined && batch.rules.replaceTags) {
             state.tables.subscriberTags.set(written.id, new Set([...kept, ...tagIds]))
           }
         }
+        adjustActive(batch.emailListId, plan.statusDelta.get("subscribed") ?? 0)
         for (const error of errors) state.tables.importErrors.set(state.nextId("importErrors"), { importId: batch.importId, ...error })
         state.tables.subscriberImports.set(batch.importId, new SubscriberImport({
           ...current,

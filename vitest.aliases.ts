@@ -10,6 +10,7 @@ export const aliases = {
   "@mailroom/sql": src("sql/src/index.ts"),
   "@mailroom/sqlite": src("sqlite/src/index.ts"),
   "@mailroom/postgres": src("postgres/src/index.ts"),
+  "@mailroom/smtp/testing": src("smtp/src/testing/index.ts"),
   "@mailroom/smtp": src("smtp/src/index.ts"),
   "@mailroom/csv": src("csv/src/index.ts"),
   "@mailroom/http": src("http/src/index.ts"),

@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AppUrl, CampaignDelivery, DeliveryOptions, ImportOptions, ImportWorker, JobWorker, Mailroom } from "@mailroom/core"
+import { AppUrl, BounceOptions, CampaignDelivery, DeliveryOptions, ImportOptions, ImportWorker, JobWorker, Mailroom } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { HttpLive } from "@mailroom/http"
 import { Duration, Effect, Layer } from "effect"
@@ -39,9 +39,11 @@ export const MailroomFromConfig = (config: ServerConfig) =>
         ...defaults,
         ratePerSecond: Math.max(0, config.deliveryRate),
         concurrency: Math.max(1, config.deliveryConcurrency),
-        lease: Duration.seconds(Math.max(1, config.deliveryLeaseSeconds))
+        lease: Duration.seconds(Math.max(1, config.deliveryLeaseSeconds)),
+        retryFor: Duration.millis(Math.max(0, config.deliveryRetryHours) * 3_600_000)
       }))
     )),
+    Layer.provide(Layer.succeed(BounceOptions, { softBounceLimit: Math.max(1, config.softBounceLimit) })),
     Layer.provide(Layer.effect(
       ImportOptions,
       Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))

@@ -17,8 +17,12 @@ export interface ServerConfig {
   readonly deliveryRate: number
   /** Campaign mails in flight at once per worker process. */
   readonly deliveryConcurrency: number
-  /** How long a claimed batch of sends stays reserved for the worker that claimed it (crash recovery time). */
+  /** How long a claim of sends stays reserved without renewal (renewed while they wait; crash recovery time). */
   readonly deliveryLeaseSeconds: number
+  /** How long a send that keeps failing temporarily is retried before it fails as a soft bounce. */
+  readonly deliveryRetryHours: number
+  /** Soft bounces in a row after which an address is suppressed. */
+  readonly softBounceLimit: number
   /** How long a running import stays reserved without progress (renewed with every batch; crash recovery time). */
   readonly importLeaseSeconds: number
 }
@@ -36,7 +40,9 @@ export const ServerConfig: Config.Config<ServerConfig> = Config.all({
   workers: Config.boolean("WORKERS").pipe(Config.withDefault(true)),
   deliveryRate: Config.integer("DELIVERY_RATE").pipe(Config.withDefault(0)),
   deliveryConcurrency: Config.integer("DELIVERY_CONCURRENCY").pipe(Config.withDefault(64)),
-  deliveryLeaseSeconds: Config.integer("DELIVERY_LEASE_SECONDS").pipe(Config.withDefault(120)),
+  deliveryLeaseSeconds: Config.integer("DELIVERY_LEASE_SECONDS").pipe(Config.withDefault(30)),
+  deliveryRetryHours: Config.number("DELIVERY_RETRY_HOURS").pipe(Config.withDefault(48)),
+  softBounceLimit: Config.integer("SOFT_BOUNCE_LIMIT").pipe(Config.withDefault(3)),
   importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30))
 }).pipe(
   Config.map(({ appUrl, ...config }) => ({

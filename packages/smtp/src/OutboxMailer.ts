@@ -14,7 +14,7 @@ export interface OutboxMailerOptions {
 const fileStamp = (millis: number): string => new Date(millis).toISOString().replace(/[-:]/g, "").replace(".", "")
 
 const failure = (what: string) => (error: unknown) =>
-  new MailError({ message: `${what}: ${error instanceof Error ? error.message : String(error)}`, permanent: false })
+  new MailError({ message: `${what}: ${error instanceof Error ? error.message : String(error)}`, failure: "temporary" })
 
 /** A Mailer that writes each message (the same bytes SmtpMailer sends) as a complete MIME file `<directory>/<timestamp>-<random>.eml` (written to a temp name, then renamed). */
 export const OutboxMailer = (options: OutboxMailerOptions): Layer.Layer<Mailer> =>

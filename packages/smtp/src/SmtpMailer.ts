@@ -18,11 +18,21 @@ export interface SmtpMailerOptions {
   readonly maxConnections?: number
 }
 
-/** An SMTP 5xx answer, or a message the server can never take, is permanent; anything else (4xx, network) is not. */
+/**
+ * An SMTP 5xx answer, or a message the server can never take, is permanent; a failure after the message was handed
+ * over (the connection lost before the final reply) is unknown; anything else (4xx, network) is temporary.
+ */
 const toMailError = (error: unknown): MailError =>
   error instanceof SmtpError
-    ? new MailError({ message: error.message, permanent: error.permanent })
-    : new MailError({ message: error instanceof Error ? error.message : String(error), permanent: false })
+    ? new MailError({
+      message: error.maybeDelivered && !error.permanent && error.code === null
+        ? `Outcome unknown: ${error.message} after the message was handed over`
+        : error.message,
+      failure: error.permanent ? "permanent" : error.maybeDelivered && error.code === null ? "unknown" : "temporary",
+      code: error.code,
+      enhancedCode: error.enhancedCode
+    })
+    : new MailError({ message: error instanceof Error ? error.message : String(error), failure: "temporary" })
 
 /**
  * A Mailer over a pool of Mailroom's own SMTP connections (internal/SmtpConnection.ts), closed when the layer's

@@ -16,7 +16,13 @@ export class Send extends Schema.Class<Send>("Send")({
   sentAt: OptionalTime,
   failedAt: OptionalTime,
   failureReason: Schema.NullOr(Schema.String),
+  /** How many times the mail was handed to the transport. */
   attempts: Schema.Int,
+  /**
+   * The connection was lost after the mail was handed over, so it may or may not have arrived; it counts as sent and is
+   * never mailed again (DECISIONS 13).
+   */
+  deliveryUncertain: Schema.Boolean,
   openCount: Schema.Int,
   clickCount: Schema.Int,
   firstOpenedAt: OptionalTime,
@@ -32,7 +38,10 @@ export interface ClaimedSend {
   readonly id: SendId
   readonly uuid: SendUuid
   readonly email: string
+  /** Hand-overs to the transport so far. */
   readonly attempts: number
+  /** When its temporary failures began (null before any); retries stop once DELIVERY_RETRY_HOURS have passed. */
+  readonly deferredSince: Date | null
   readonly subscriber: {
     readonly id: SubscriberId
     readonly uuid: string

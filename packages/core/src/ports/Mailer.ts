@@ -29,11 +29,27 @@ export interface LayoutMail {
   readonly values: ReadonlyArray<string>
 }
 
-/** Delivery of a mail failed; `permanent` (an SMTP 5xx answer) means retrying cannot help. */
+/**
+ * How handing a mail to the transport failed: `temporary` (refused for now, e.g. an SMTP 4xx or no connection: retry
+ * later), `permanent` (refused for good, an SMTP 5xx: never retried) or `unknown` (the connection was lost after the
+ * message was handed over: it may have been accepted, so it is never re-sent automatically; DECISIONS 13).
+ */
+export const MailFailure = Schema.Literal("temporary", "permanent", "unknown")
+/** @since 0.1.0 */
+export type MailFailure = typeof MailFailure.Type
+
+/** Delivery of a mail failed, with the SMTP reply code and enhanced status code (RFC 3463) when the server refused it. */
 export class MailError extends Schema.TaggedError<MailError>()("MailError", {
   message: Schema.String,
-  permanent: Schema.Boolean
-}) {}
+  failure: MailFailure,
+  code: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null }),
+  enhancedCode: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+}) {
+  /** Refused for good: retrying cannot help. */
+  get permanent(): boolean {
+    return this.failure === "permanent"
+  }
+}
 
 /**
  * Hands mails to a transport (SMTP, a directory of .eml files, memory in tests). A transport may also offer `prepare`,

@@ -12,10 +12,14 @@ export interface ListedSend {
   readonly subscriberUuid: string | null
 }
 
-/** The outcome of one delivery attempt. */
+/**
+ * The outcome of one claimed send. `Sent` (with `uncertain` when the connection was lost after the hand-over) and
+ * `Failed` finish it; `Retry` leaves it pending until `retryAt`. `attempted` says the transport was tried (a send
+ * skipped because its subscriber left is not an attempt).
+ */
 export type DeliveryResult =
-  | { readonly _tag: "Sent"; readonly id: SendId; readonly transportMessageId: string | null }
-  | { readonly _tag: "Failed"; readonly id: SendId; readonly reason: string; readonly bounced?: boolean }
+  | { readonly _tag: "Sent"; readonly id: SendId; readonly transportMessageId: string | null; readonly uncertain?: boolean }
+  | { readonly _tag: "Failed"; readonly id: SendId; readonly reason: string; readonly attempted?: boolean }
   | { readonly _tag: "Retry"; readonly id: SendId; readonly reason: string; readonly retryAt: Date }
 
 /**
@@ -35,14 +39,29 @@ export class SendRepository extends Context.Tag("@mailroom/SendRepository")<Send
     readonly limit: number
     readonly at: Date
   }) => Effect.Effect<{ readonly covered: number; readonly lastSubscriberId: number }>
-  /** Claims up to `limit` due, unfinished, unleased sends of the campaign until `leaseUntil`. */
+  /**
+   * Claims up to `limit` due, unfinished sends of the campaign whose lease is free or ran out, leasing them to `owner`
+   * until `leaseUntil`. Claiming is not an attempt: a send claimed again after a crash keeps its attempts.
+   */
   readonly claim: (options: {
     readonly campaignId: CampaignId
     readonly now: Date
     readonly leaseUntil: Date
     readonly limit: number
+    readonly owner: string
   }) => Effect.Effect<ReadonlyArray<ClaimedSend>>
-  /** Records delivery outcomes (one statement per kind of outcome). */
+  /** Extends the lease of those of these unfinished sends that `owner` still holds; how many it still holds. */
+  readonly renew: (options: {
+    readonly ids: ReadonlyArray<SendId>
+    readonly owner: string
+    readonly leaseUntil: Date
+  }) => Effect.Effect<number>
+  /** Gives back the leases `owner` holds on these unfinished sends, so any worker may claim them at once. */
+  readonly release: (options: { readonly ids: ReadonlyArray<SendId>; readonly owner: string }) => Effect.Effect<void>
+  /**
+   * Records delivery outcomes and frees their leases (one statement per kind of outcome). A sent send keeps no failure
+   * reason; a retried one keeps the last reason and when its temporary failures began.
+   */
   readonly record: (results: ReadonlyArray<DeliveryResult>, at: Date) => Effect.Effect<void>
   /** Sends of the campaign neither sent nor failed. */
   readonly pendingCount: (campaignId: CampaignId) => Effect.Effect<number>

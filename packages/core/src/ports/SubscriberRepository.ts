@@ -28,6 +28,8 @@ export class SubscriberRepository extends Context.Tag("@mailroom/SubscriberRepos
   readonly findById: (id: SubscriberId) => Effect.Effect<Option.Option<Subscriber>>
   readonly findByUuid: (uuid: SubscriberUuid) => Effect.Effect<Option.Option<Subscriber>>
   readonly findByEmail: (emailListId: EmailListId, email: string) => Effect.Effect<Option.Option<Subscriber>>
+  /** Every list's subscriber with this (normalized) address. */
+  readonly findAllByEmail: (email: string) => Effect.Effect<ReadonlyArray<Subscriber>>
   /** Deletes the subscriber with its tag links. */
   readonly delete: (id: SubscriberId) => Effect.Effect<boolean>
   /** Attaches tags (already attached ones are kept once). */

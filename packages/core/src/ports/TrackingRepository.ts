@@ -32,6 +32,11 @@ export class TrackingRepository extends Context.Tag("@mailroom/TrackingRepositor
     readonly type: BounceType
     readonly at: Date
   }) => Effect.Effect<boolean>
+  /**
+   * Soft bounces of this (normalized) address since its latest mail that went out and did not bounce (the bounces'
+   * own mails do not count as deliveries): how many soft bounces in a row the address has had.
+   */
+  readonly softBounceStreak: (email: string) => Effect.Effect<number>
   readonly opens: (campaignId: CampaignId, query: OpenQuery) => Effect.Effect<Page<OpenRow>>
   readonly clicks: (campaignId: CampaignId, query: ClickQuery) => Effect.Effect<Page<ClickRow>>
   readonly unsubscribes: (campaignId: CampaignId, query: UnsubscribeQuery) => Effect.Effect<Page<UnsubscribeRow>>

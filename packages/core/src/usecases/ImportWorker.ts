@@ -9,6 +9,7 @@ import { ImportBatchRepository } from "../ports/ImportBatchRepository.js"
 import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "./now.js"
+import { pollForever } from "./pollForever.js"
 
 /** Tuning of the import worker: rows per transaction, lease, CSV parts read at once, idle polling. */
 export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom/ImportOptions", {
@@ -208,12 +209,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
     })
 
     /** Polls forever; the server forks it, `mailroom worker` runs it. */
-    const run = Effect.forever(
-      step().pipe(
-        Effect.catchAllCause((cause) => Effect.as(Effect.logError("Import step failed", cause), 0)),
-        Effect.flatMap((ran) => (ran === 0 ? Effect.sleep(options.pollInterval) : Effect.void))
-      )
-    )
+    const run = pollForever("Subscriber imports", step(), options.pollInterval)
 
     return { step, drain, run } as const
   })

@@ -1,11 +1,13 @@
 import { Context, Duration, Effect } from "effect"
 import { type Job, MAX_JOB_ATTEMPTS, retryDelayMillis } from "../domain/Job.js"
-import { MailError, Mailer } from "../ports/Mailer.js"
+import { type MailError, Mailer } from "../ports/Mailer.js"
 import { JobQueue } from "../ports/JobQueue.js"
 import { CAMPAIGN_TEST_MAIL } from "./CampaignActions.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
 import { CONFIRMATION_MAIL, ConfirmationMails } from "./ConfirmationMails.js"
+import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
 import { now } from "./now.js"
+import { pollForever } from "./pollForever.js"
 
 /** How the worker polls: pause when no job is due, lease length, batch size and parallel jobs. */
 export class JobWorkerOptions extends Context.Reference<JobWorkerOptions>()("@mailroom/JobWorkerOptions", {
@@ -25,6 +27,7 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
     const confirmations = yield* ConfirmationMails
     const mailer = yield* Mailer
     const testMails = yield* CampaignTestMails
+    const problems = makeDeliveryProblems()
 
     const handlers: Record<string, (payload: unknown) => Effect.Effect<void, MailError, never>> = {
       [CONFIRMATION_MAIL]: (payload) => Effect.provideService(confirmations.deliver(payload), Mailer, mailer),
@@ -40,9 +43,10 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
           Effect.catchAll((error) =>
             Effect.gen(function*() {
               const at = yield* now
-              const permanent = error instanceof MailError && error.permanent
-              yield* Effect.logWarning(`Job ${job.id} (${job.kind}) failed: ${error.message}`)
-              if (permanent || job.attempts >= MAX_JOB_ATTEMPTS) return yield* queue.fail(job.id, at, error.message)
+              yield* problems.note(`job ${job.id} (${job.kind})`, error.failure, error.message)
+              // the mail may have arrived: it is never sent again (DECISIONS 13)
+              if (error.failure === "unknown") return yield* queue.complete(job.id, at)
+              if (error.failure === "permanent" || job.attempts >= MAX_JOB_ATTEMPTS) return yield* queue.fail(job.id, at, error.message)
               yield* queue.retry(job.id, new Date(at.getTime() + retryDelayMillis(job.attempts)), error.message)
             })
           ),
@@ -76,14 +80,7 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
     })
 
     /** Polls forever; run it in a fiber (the server forks it; `mailroom worker` runs only this). */
-    const run = Effect.gen(function*() {
-      return yield* Effect.forever(
-        runDue().pipe(
-          Effect.catchAllCause((cause) => Effect.as(Effect.logError("Job worker poll failed", cause), 0)),
-          Effect.flatMap((ran) => (ran === 0 ? Effect.sleep(options.pollInterval) : Effect.void))
-        )
-      )
-    })
+    const run = pollForever("Job worker", runDue(), options.pollInterval)
 
     return { runDue, drain, run } as const
   })

@@ -19,7 +19,9 @@ import type { TemplateRepository } from "../ports/TemplateRepository.js"
 import type { TrackingRepository } from "../ports/TrackingRepository.js"
 import type { Transactor } from "../ports/Transactor.js"
 import { CampaignActions } from "./CampaignActions.js"
+import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { CampaignDelivery } from "./CampaignDelivery.js"
+import { CampaignSender } from "./CampaignSender.js"
 import { Campaigns } from "./Campaigns.js"
 import { CampaignStatistics } from "./CampaignStatistics.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
@@ -83,6 +85,7 @@ export type Mailroom =
   | ImportWorker
 
 const support = Layer.mergeAll(
+  BouncePolicy.Default,
   ConfirmationMails.Default,
   SubscriberTags.Default,
   SubscriberCriteriaResolver.Default,
@@ -107,5 +110,5 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   CampaignStatistics.Default,
   SubscriberImports.Default,
   ImportWorker.Default,
-  CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default))
+  CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
 ).pipe(Layer.provideMerge(UrlSigner.Default), Layer.provide(support))

@@ -2,9 +2,8 @@ import { Effect, Option } from "effect"
 import { compileCampaign, withUtmTags } from "../domain/CampaignMail.js"
 import { normalizeEmail } from "../domain/Email.js"
 import type { FeedbackInput } from "../domain/Feedback.js"
-import type { CampaignLinkId, CampaignUuid, SendUuid, SuppressionUuid } from "../domain/Ids.js"
+import type { CampaignLinkId, CampaignUuid, SendUuid } from "../domain/Ids.js"
 import { NotFound } from "../errors/NotFound.js"
-import { newUuid } from "../domain/Ids.js"
 import type { Send } from "../domain/Send.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
 import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
@@ -12,10 +11,10 @@ import { CampaignRepository } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
-import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { TagRepository } from "../ports/TagRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { Transactor } from "../ports/Transactor.js"
+import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { AppUrl } from "./AppUrl.js"
 import { orNotFound, parseUuid } from "./lookup.js"
 import { now } from "./now.js"
@@ -31,10 +30,10 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const campaigns = yield* CampaignRepository
     const links = yield* CampaignLinkRepository
     const subscribers = yield* SubscriberRepository
-    const suppressions = yield* SuppressionRepository
     const lists = yield* EmailListRepository
     const tags = yield* TagRepository
     const tracking = yield* TrackingRepository
+    const bounces = yield* BouncePolicy
     const signer = yield* UrlSigner
     const { withTransaction } = yield* Transactor
     const appUrl = yield* AppUrl
@@ -130,9 +129,8 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     })
 
     /**
-     * A provider's bounce or complaint, for the named send or else the latest mail sent to the address. Every report
-     * is stored (and counted once per send); a hard bounce or a complaint also suppresses the address and unsubscribes
-     * the send's subscriber (a complaint counts as the campaign's unsubscribe).
+     * A provider's bounce or complaint, for the named send or else the latest mail sent to the address, applied through
+     * the one bounce policy (stored and counted; suppression and unsubscribes as the policy says).
      */
     const feedback = Effect.fn("Tracking.feedback")(function*(input: FeedbackInput) {
       const email = normalizeEmail(input.email)
@@ -141,36 +139,13 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       const known = Option.isSome(uuid)
         ? Option.filter(named, (s) => s.email === email)
         : yield* sends.latestSentTo(email)
-      yield* withTransaction(Effect.gen(function*() {
-        const at = yield* now
-        const first = yield* tracking.recordBounce({
-          campaignId: Option.match(known, { onNone: () => null, onSome: (s) => s.campaignId }),
-          sendId: Option.match(known, { onNone: () => null, onSome: (s) => s.id }),
-          subscriberId: Option.match(known, { onNone: () => null, onSome: (s) => s.subscriberId }),
+      yield* withTransaction(Effect.flatMap(now, (at) =>
+        bounces.apply({
           email,
           type: input.type,
+          send: Option.getOrNull(Option.map(known, (s) => ({ id: s.id, campaignId: s.campaignId, subscriberId: s.subscriberId }))),
           at
-        })
-        const campaignId = Option.match(known, { onNone: () => null, onSome: (s) => s.campaignId })
-        if (first && campaignId !== null) yield* campaigns.addCounters(campaignId, { bounceCount: 1 }, at)
-        if (input.type === "soft_bounce") return
-        yield* suppressions.insertOrGet({
-          uuid: newUuid() as SuppressionUuid,
-          email,
-          reason: input.type === "bounce" ? "hard_bounce" : "spam_complaint",
-          createdAt: at,
-          updatedAt: at
-        })
-        if (Option.isSome(known)) {
-          if (input.type === "complaint") yield* unsubscribeSend(known.value, at)
-          else {
-            const subscriber = known.value.subscriberId === null ? Option.none() : yield* subscribers.findById(known.value.subscriberId)
-            if (Option.isSome(subscriber) && subscriberStatus(subscriber.value) === "subscribed") {
-              yield* subscribers.update(subscriber.value, { ...subscriber.value, unsubscribedAt: at, updatedAt: at })
-            }
-          }
-        }
-      }))
+        })))
     })
 
     /** The web version of a campaign that went out (drafts are not public); personal placeholders are left blank. */

@@ -16,6 +16,8 @@ export const SendResource = Schema.Struct({
   sent_at: text,
   failed_at: text,
   failure_reason: text,
+  /** The connection was lost after the mail was handed over: it may not have arrived, and it is not sent again. */
+  delivery_uncertain: Schema.Boolean,
   open_count: Schema.NullOr(Schema.Int),
   click_count: Schema.NullOr(Schema.Int),
   first_opened_at: text,
@@ -38,6 +40,7 @@ export const toSendResource = ({ campaignUuid, send, subscriberUuid }: ListedSen
   sent_at: stamp(send.sentAt),
   failed_at: stamp(send.failedAt),
   failure_reason: send.failureReason,
+  delivery_uncertain: send.deliveryUncertain,
   open_count: send.openCount,
   click_count: send.clickCount,
   first_opened_at: stamp(send.firstOpenedAt),

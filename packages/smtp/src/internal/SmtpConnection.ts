@@ -28,13 +28,15 @@ export class SmtpConnection {
   private closing = false
   private notified = false
   private encrypted: boolean
+  /** What the socket's idle timeout is now and what it waits for (the greeting, or any other reply). */
+  private timeout = { ms: 0, waitingFor: "" }
   /** Called once when the connection can no longer be used. */
   onClosed: () => void = () => undefined
 
   private constructor(socket: Socket, private readonly settings: SmtpSettings) {
     this.encrypted = settings.secure
     this.attach(socket)
-    socket.setTimeout(settings.greetingTimeoutMs)
+    this.expectWithin(settings.greetingTimeoutMs, "greeting")
   }
 
   /** Connects, reads the greeting, says EHLO, upgrades to TLS and authenticates as the settings ask. */
@@ -146,7 +148,7 @@ export class SmtpConnection {
   private async handshake() {
     const greeting = await this.read()
     if (greeting.code !== 220) throw refused("greeting", greeting)
-    this.socket.setTimeout(this.settings.socketTimeoutMs)
+    this.expectWithin(this.settings.socketTimeoutMs, "answer")
     await this.hello()
     if (!this.encrypted && !this.settings.ignoreTLS && this.features.has("STARTTLS")) {
       const ready = await this.command("STARTTLS")
@@ -200,7 +202,7 @@ export class SmtpConnection {
         secure.removeListener("error", reject)
         this.encrypted = true
         this.attach(secure)
-        secure.setTimeout(this.settings.socketTimeoutMs)
+        this.expectWithin(this.settings.socketTimeoutMs, "answer")
         resolve()
       })
       secure.once("error", (error) => reject(networkError(error)))
@@ -216,8 +218,14 @@ export class SmtpConnection {
     socket.on("close", () => this.fail(new SmtpError("The SMTP server closed the connection", null, false)))
     socket.on("timeout", () => {
       if (this.waiters.length === 0) return this.quit()
-      this.destroy(new SmtpError(`No answer from the SMTP server within ${this.settings.socketTimeoutMs} ms`, null, false))
+      const { ms, waitingFor } = this.timeout
+      this.destroy(new SmtpError(`No ${waitingFor} from the SMTP server within ${ms} ms`, null, false))
     })
+  }
+
+  private expectWithin(ms: number, waitingFor: string) {
+    this.timeout = { ms, waitingFor }
+    this.socket.setTimeout(ms)
   }
 
   private receive(chunk: string) {

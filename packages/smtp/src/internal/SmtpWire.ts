@@ -10,11 +10,15 @@ export class SmtpError extends Error {
     message: string,
     readonly code: number | null,
     readonly permanent: boolean,
-    readonly maybeDelivered = false
+    readonly maybeDelivered = false,
+    /** The enhanced status code of the refusing reply (RFC 3463, e.g. `5.1.1`), when it had one. */
+    readonly enhancedCode: string | null = null
   ) {
     super(message)
   }
 }
+
+const ENHANCED = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})(?:\s|$)/
 
 /** One SMTP reply: its code and its lines (joined by LF). */
 export interface Reply {
@@ -50,7 +54,7 @@ export const networkError = (error: Error & { code?: string }, maybeDelivered = 
 
 /** A refusing reply at `stage` as an SmtpError (permanent for 5xx). */
 export const refused = (stage: string, reply: Reply, maybeDelivered = false) =>
-  new SmtpError(`SMTP ${stage} refused: ${reply.text}`, reply.code, reply.code >= 500, maybeDelivered)
+  new SmtpError(`SMTP ${stage} refused: ${reply.text}`, reply.code, reply.code >= 500, maybeDelivered, ENHANCED.exec(reply.text)?.[1] ?? null)
 
 /** Opens a TCP or TLS socket, failing after the connection timeout. */
 export const openSocket = (settings: SmtpSettings): Promise<Socket> =>

@@ -140,7 +140,7 @@ export const writeMime = (write: () => RawMail): Effect.Effect<RawMail, MailErro
       return Effect.succeed(write())
     } catch (error) {
       return error instanceof MimeError
-        ? Effect.fail(new MailError({ message: `Invalid message: ${error.message}`, permanent: true }))
+        ? Effect.fail(new MailError({ message: `Invalid message: ${error.message}`, failure: "permanent" }))
         : Effect.die(error)
     }
   })

@@ -6,6 +6,7 @@ import nameKeys from "./0003_name_keys.js"
 import campaigns from "./0004_campaigns.js"
 import tracking from "./0005_tracking.js"
 import imports from "./0006_imports.js"
+import deliveryLeases from "./0007_delivery_leases.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -14,7 +15,8 @@ export const migrations = Migrator.fromRecord({
   "0003_name_keys": nameKeys,
   "0004_campaigns": campaigns,
   "0005_tracking": tracking,
-  "0006_imports": imports
+  "0006_imports": imports,
+  "0007_delivery_leases": deliveryLeases
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -9,11 +9,13 @@ import {
   SubscriberId
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { SqlBoolean } from "../columns.js"
 import { orderClause } from "../selectPage.js"
 import { segmentCondition } from "../subscriberConditions.js"
 
 const ListedRow = Schema.Struct({
   ...Send.fields,
+  deliveryUncertain: SqlBoolean,
   campaignUuid: Schema.NullOr(Schema.String),
   subscriberUuid: Schema.NullOr(Schema.String)
 })
@@ -31,7 +33,11 @@ const decodeRecipients = Schema.decodeUnknown(Schema.Array(RecipientRow))
 
 const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string) => {
   const groups = new Map<string, Array<A>>()
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item])
+  for (const item of items) {
+    const group = groups.get(key(item))
+    if (group === undefined) groups.set(key(item), [item])
+    else group.push(item)
+  }
   return groups
 }
 
@@ -80,7 +86,7 @@ export const SqlSendRepository = Layer.effect(
             ON CONFLICT DO NOTHING`
           return { covered, lastSubscriberId: last }
         }).pipe(Effect.orDie),
-      claim: ({ campaignId, leaseUntil, limit, now }) =>
+      claim: ({ campaignId, leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {
           const at = now.toISOString()
           const claimed = yield* sql<{
@@ -88,14 +94,15 @@ export const SqlSendRepository = Layer.effect(
             readonly uuid: string
             readonly email: string
             readonly attempts: number
+            readonly deferredSince: string | null
             readonly subscriberId: number | null
-          }>`UPDATE sends SET attempts = attempts + 1, locked_until = ${leaseUntil.toISOString()}
+          }>`UPDATE sends SET locked_until = ${leaseUntil.toISOString()}, lease_owner = ${owner}
             WHERE id IN (
               SELECT id FROM sends
               WHERE campaign_id = ${campaignId} AND sent_at IS NULL AND failed_at IS NULL
                 AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
               ORDER BY id LIMIT ${limit} ${skipLocked}
-            ) RETURNING id, uuid, email, attempts, subscriber_id`
+            ) RETURNING id, uuid, email, attempts, deferred_since, subscriber_id`
           const ids = claimed.flatMap((row) => (row.subscriberId === null ? [] : [row.subscriberId]))
           const recipients = ids.length === 0 ? [] : yield* decodeRecipients(
             yield* sql`SELECT id, uuid, email, first_name, last_name, extra_attributes, status FROM subscribers
@@ -109,32 +116,49 @@ export const SqlSendRepository = Layer.effect(
               uuid: row.uuid as ClaimedSend["uuid"],
               email: row.email,
               attempts: Number(row.attempts),
+              deferredSince: row.deferredSince === null ? null : new Date(row.deferredSince),
               subscriber: recipient === undefined ? null : { ...recipient, subscribed: recipient.status === "subscribed" }
             }
           })
         }).pipe(Effect.orDie),
+      renew: ({ ids, leaseUntil, owner }) =>
+        ids.length === 0 ? Effect.succeed(0) : sql`UPDATE sends SET locked_until = ${leaseUntil.toISOString()}
+          WHERE id IN ${sql.in(ids)} AND lease_owner = ${owner} AND sent_at IS NULL AND failed_at IS NULL
+          RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+      release: ({ ids, owner }) =>
+        ids.length === 0 ? Effect.void : sql`UPDATE sends SET locked_until = NULL, lease_owner = NULL
+          WHERE id IN ${sql.in(ids)} AND lease_owner = ${owner} AND sent_at IS NULL AND failed_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       record: (results, at) =>
         Effect.gen(function*() {
           const stamp = at.toISOString()
+          const done = sql`locked_until = NULL, lease_owner = NULL, updated_at = ${stamp}`
           const sent = results.filter((r): r is Extract<DeliveryResult, { _tag: "Sent" }> => r._tag === "Sent")
-          const plain = sent.filter((r) => r.transportMessageId === null).map((r) => r.id)
-          if (plain.length > 0) {
-            yield* sql`UPDATE sends SET sent_at = ${stamp}, updated_at = ${stamp}, locked_until = NULL WHERE id IN ${sql.in(plain)}`
+          for (const uncertain of [false, true]) {
+            const plain = sent.filter((r) => r.transportMessageId === null && (r.uncertain === true) === uncertain).map((r) => r.id)
+            if (plain.length === 0) continue
+            yield* sql`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL, deferred_since = NULL,
+                       delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done} WHERE id IN ${sql.in(plain)}`
           }
-          for (const { id, transportMessageId } of sent) {
+          for (const { id, transportMessageId, uncertain } of sent) {
             if (transportMessageId === null) continue
-            yield* sql`UPDATE sends SET sent_at = ${stamp}, updated_at = ${stamp}, locked_until = NULL,
+            yield* sql`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL, deferred_since = NULL,
+                       delivery_uncertain = ${uncertain === true ? 1 : 0}, attempts = attempts + 1, ${done},
                        transport_message_id = ${transportMessageId.slice(0, 1000)} WHERE id = ${id}`
           }
           const failed = results.filter((r): r is Extract<DeliveryResult, { _tag: "Failed" }> => r._tag === "Failed")
-          for (const [reason, group] of groupBy(failed, (r) => r.reason)) {
-            yield* sql`UPDATE sends SET failed_at = ${stamp}, failure_reason = ${reason.slice(0, 1000)}, updated_at = ${stamp},
-                       locked_until = NULL WHERE id IN ${sql.in(group.map((r) => r.id))}`
+          for (const group of groupBy(failed, (r) => `${r.attempted === true} ${r.reason}`).values()) {
+            const tried = group[0]!.attempted === true ? 1 : 0
+            yield* sql`UPDATE sends SET failed_at = ${stamp}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
+                       attempts = attempts + ${tried}, ${done} WHERE id IN ${sql.in(group.map((r) => r.id))}`
           }
           const retries = results.filter((r): r is Extract<DeliveryResult, { _tag: "Retry" }> => r._tag === "Retry")
           for (const group of groupBy(retries, (r) => `${r.retryAt.toISOString()} ${r.reason}`).values()) {
             yield* sql`UPDATE sends SET retry_at = ${group[0]!.retryAt.toISOString()}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
-                       updated_at = ${stamp}, locked_until = NULL WHERE id IN ${sql.in(group.map((r) => r.id))}`
+                       deferred_since = COALESCE(deferred_since, ${stamp}), attempts = attempts + 1, ${done}
+                       WHERE id IN ${sql.in(group.map((r) => r.id))}`
           }
         }).pipe(Effect.orDie),
       pendingCount: (campaignId) =>

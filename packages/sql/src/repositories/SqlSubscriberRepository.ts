@@ -134,6 +134,12 @@ export const SqlSubscriberRepository = Layer.effect(
       findByEmail: (emailListId, email) =>
         Effect.flatMap(sql`SELECT * FROM subscribers WHERE email_list_id = ${emailListId} AND email = ${email}`, one)
           .pipe(Effect.orDie),
+      findAllByEmail: (email) =>
+        sql`SELECT * FROM subscribers WHERE email = ${email} ORDER BY id`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.flatMap(withTags),
+          Effect.orDie
+        ),
       delete: (id) =>
         Effect.gen(function*() {
           const deleted = yield* sql<{ readonly emailListId: number; readonly status: SubscriberStatus }>`

@@ -93,6 +93,14 @@ export const SqlTrackingRepository = Layer.effect(
           yield* sql`INSERT INTO bounces ${sql.insert({ campaignId, sendId, subscriberId, email, type, createdAt: at.toISOString() })}`
           return sendId !== null && earlier.length === 0
         }).pipe(Effect.orDie),
+      softBounceStreak: (email) =>
+        sql<{ readonly streak: number }>`SELECT CAST(count(*) AS INTEGER) AS streak FROM bounces b
+          WHERE b.email = ${email} AND b.type = 'soft_bounce' AND b.created_at > COALESCE((
+            SELECT max(s.sent_at) FROM sends s WHERE s.email = ${email} AND s.sent_at IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM bounces x WHERE x.send_id = s.id)), '')`.pipe(
+          Effect.map((rows) => Number(rows[0]?.streak ?? 0)),
+          Effect.orDie
+        ),
       opens: (campaignId, query) =>
         page(
           sql`(SELECT s.id, s.subscriber_id, sub.uuid AS subscriber_uuid, s.email AS subscriber_email, s.open_count,

@@ -17,7 +17,9 @@ export const makeMemorySendRepository = (state: MemoryState) => {
     campaignUuid: send.campaignId === null ? null : state.tables.campaigns.get(send.campaignId)?.uuid ?? null,
     subscriberUuid: send.subscriberId === null ? null : state.tables.subscribers.get(send.subscriberId)?.uuid ?? null
   })
-  const update = (id: number, changes: Partial<Send>, lease: { lockedUntil?: Date | null; retryAt?: Date | null } = {}) => {
+  type Lease = { lockedUntil?: Date | null; leaseOwner?: string | null; retryAt?: Date | null; deferredSince?: Date | null }
+  const free = { lockedUntil: null, leaseOwner: null }
+  const update = (id: number, changes: Partial<Send>, lease: Lease = {}) => {
     const row = rows().get(id)
     if (row !== undefined) rows().set(id, { ...row, ...lease, send: new Send({ ...row.send, ...changes }) })
   }
@@ -39,7 +41,9 @@ export const makeMemorySendRepository = (state: MemoryState) => {
           const id = state.nextId("sends") as SendId
           rows().set(id, {
             lockedUntil: null,
+            leaseOwner: null,
             retryAt: null,
+            deferredSince: null,
             send: new Send({
               id,
               uuid: newUuid() as SendUuid,
@@ -51,6 +55,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
               failedAt: null,
               failureReason: null,
               attempts: 0,
+              deliveryUncertain: false,
               openCount: 0,
               clickCount: 0,
               firstOpenedAt: null,
@@ -64,7 +69,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
         }
         return { covered: candidates.length, lastSubscriberId: candidates.at(-1)?.id ?? afterSubscriberId }
       }),
-    claim: ({ campaignId, leaseUntil, limit, now }) =>
+    claim: ({ campaignId, leaseUntil, limit, now, owner }) =>
       Effect.sync(() => {
         const due = [...rows().values()]
           .filter((r) =>
@@ -74,13 +79,14 @@ export const makeMemorySendRepository = (state: MemoryState) => {
           .sort((a, b) => a.send.id - b.send.id)
           .slice(0, limit)
         return due.map((r): ClaimedSend => {
-          update(r.send.id, { attempts: r.send.attempts + 1 }, { lockedUntil: leaseUntil })
+          update(r.send.id, {}, { lockedUntil: leaseUntil, leaseOwner: owner })
           const subscriber = r.send.subscriberId === null ? undefined : state.tables.subscribers.get(r.send.subscriberId)
           return {
             id: r.send.id,
             uuid: r.send.uuid,
             email: r.send.email,
-            attempts: r.send.attempts + 1,
+            attempts: r.send.attempts,
+            deferredSince: r.deferredSince,
             subscriber: subscriber === undefined ? null : {
               ...subscriber,
               id: subscriber.id as SubscriberId,
@@ -89,15 +95,47 @@ export const makeMemorySendRepository = (state: MemoryState) => {
           }
         })
       }),
+    renew: ({ ids, leaseUntil, owner }) =>
+      Effect.sync(() => {
+        let held = 0
+        for (const id of ids) {
+          const row = rows().get(id)
+          if (row === undefined || row.leaseOwner !== owner || !pending(row.send)) continue
+          update(id, {}, { lockedUntil: leaseUntil })
+          held++
+        }
+        return held
+      }),
+    release: ({ ids, owner }) =>
+      Effect.sync(() => {
+        for (const id of ids) {
+          const row = rows().get(id)
+          if (row !== undefined && row.leaseOwner === owner && pending(row.send)) update(id, {}, free)
+        }
+      }),
     record: (results, at) =>
       Effect.sync(() => {
         for (const result of results) {
+          const attempts = (rows().get(result.id)?.send.attempts ?? 0) + 1
           if (result._tag === "Sent") {
-            update(result.id, { sentAt: at, transportMessageId: result.transportMessageId, updatedAt: at }, { lockedUntil: null })
+            update(result.id, {
+              sentAt: at,
+              failureReason: null,
+              transportMessageId: result.transportMessageId,
+              deliveryUncertain: result.uncertain === true,
+              attempts,
+              updatedAt: at
+            }, { ...free, retryAt: null, deferredSince: null })
           } else if (result._tag === "Failed") {
-            update(result.id, { failedAt: at, failureReason: result.reason, updatedAt: at }, { lockedUntil: null })
+            update(result.id, {
+              failedAt: at,
+              failureReason: result.reason,
+              attempts: result.attempted === true ? attempts : attempts - 1,
+              updatedAt: at
+            }, free)
           } else {
-            update(result.id, { failureReason: result.reason, updatedAt: at }, { lockedUntil: null, retryAt: result.retryAt })
+            const deferredSince = rows().get(result.id)?.deferredSince ?? at
+            update(result.id, { failureReason: result.reason, attempts, updatedAt: at }, { ...free, retryAt: result.retryAt, deferredSince })
           }
         }
       }),

@@ -26,7 +26,13 @@ export interface MemoryTables {
   readonly jobs: Map<number, Job>
   readonly campaigns: Map<number, Campaign>
   /** Sends with their lease and retry time. */
-  readonly sends: Map<number, { readonly send: Send; readonly lockedUntil: Date | null; readonly retryAt: Date | null }>
+  readonly sends: Map<number, {
+    readonly send: Send
+    readonly lockedUntil: Date | null
+    readonly leaseOwner: string | null
+    readonly retryAt: Date | null
+    readonly deferredSince: Date | null
+  }>
   readonly campaignLinks: Map<number, CampaignLink>
   readonly settings: Map<number, { readonly key: string; readonly value: string }>
   readonly campaignClicks: Map<number, { readonly sendId: number; readonly linkId: number; readonly clickCount: number }>

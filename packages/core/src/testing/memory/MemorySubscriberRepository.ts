@@ -80,6 +80,8 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         adjustActive(row.emailListId, active(row) - active(existing))
         return Option.some(toSubscriber(row))
       }),
+    findAllByEmail: (email) =>
+      Effect.sync(() => [...rows().values()].filter((row) => row.email === email).sort((a, b) => a.id - b.id).map(toSubscriber)),
     findById: (id) => find((row) => row.id === id),
     findByUuid: (uuid) => find((row) => row.uuid === uuid),
     findByEmail: (emailListId, email) => find((row) => row.emailListId === emailListId && row.email === email),

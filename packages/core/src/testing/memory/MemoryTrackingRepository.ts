@@ -66,6 +66,15 @@ export const makeMemoryTrackingRepository = (state: MemoryState) => {
         tables.bounces.set(id, { ...row, id, createdAt: row.at })
         return row.sendId !== null && !earlier
       }),
+    softBounceStreak: (email) =>
+      Effect.sync(() => {
+        const bounced = new Set([...tables.bounces.values()].map((b) => b.sendId))
+        const delivered = [...tables.sends.values()].map((r) => r.send)
+          .filter((s) => s.email === email && s.sentAt !== null && !bounced.has(s.id))
+          .reduce((latest, s) => Math.max(latest, s.sentAt!.getTime()), -Infinity)
+        return [...tables.bounces.values()]
+          .filter((b) => b.email === email && b.type === "soft_bounce" && b.createdAt.getTime() > delivered).length
+      }),
     opens: (campaignId, query) =>
       Effect.sync(() => {
         const rows = [...tables.sends.values()].map((r) => r.send)

@@ -122,8 +122,9 @@ export const campaignFixtures = (makeStorage: MakeStorage) => {
     })
   const sendFor = (send: { readonly uuid: Send["uuid"] }) =>
     Effect.flatMap(SendRepository, (r) => Effect.map(r.findByUuid(send.uuid), (listed) => Option.getOrThrow(listed).send))
-  const claim = (c: Campaign, now: number, leaseUntil: number, limit = 10) =>
-    Effect.flatMap(SendRepository, (r) => r.claim({ campaignId: c.id, now: at(now), leaseUntil: at(leaseUntil), limit }))
+  /** Claims for `owner` (default "worker-a") at `now` until `leaseUntil` (seconds of the fixture clock). */
+  const claim = (c: Campaign, now: number, leaseUntil: number, limit = 10, owner = "worker-a") =>
+    Effect.flatMap(SendRepository, (r) => r.claim({ campaignId: c.id, now: at(now), leaseUntil: at(leaseUntil), limit, owner }))
   /** A campaign (status sending) of a new list whose subscribers, one per address, each have a send; sends in id order. */
   const audience = (emails: ReadonlyArray<string>, overrides: Partial<NewCampaign> = {}) =>
     Effect.gen(function*() {

@@ -52,6 +52,7 @@ export const sendContract = (makeStorage: MakeStorage) =>
           failedAt: null,
           failureReason: null,
           attempts: 0,
+          deliveryUncertain: false,
           openCount: 0,
           clickCount: 0,
           firstOpenedAt: null,

@@ -57,10 +57,13 @@ export const subscriberContract = (makeStorage: MakeStorage) =>
         expect(Option.isNone(yield* repo.insert(aSubscriber(one, { email: "a@example.com", firstName: "Other", subscribedAt: null }))))
           .toBe(true)
         expect(Option.getOrThrow(yield* repo.findByEmail(one, "a@example.com"))).toEqual(first)
-        expect(Option.isSome(yield* repo.insert(aSubscriber(two, { email: "a@example.com" })))).toBe(true)
+        const second = Option.getOrThrow(yield* repo.insert(aSubscriber(two, { email: "a@example.com" })))
         expect(yield* repo.count({ emailListId: one })).toBe(1)
         expect(yield* activeCount(one)).toBe(1)
         expect(yield* activeCount(two)).toBe(1)
+        yield* subscribe(one, { email: "b@example.com" })
+        expect((yield* repo.findAllByEmail("a@example.com")).map((s) => [s.id, s.emailListId])).toEqual([[first.id, one], [second.id, two]])
+        expect(yield* repo.findAllByEmail("nobody@example.com")).toEqual([])
       })))
 
     it.effect("updates the writable fields while the stored status is still the previous one", () =>

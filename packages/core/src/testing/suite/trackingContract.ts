@@ -4,6 +4,7 @@ import { BounceCollection, UnsubscribeCollection } from "../../domain/Collection
 import { makeCollectionQuery } from "../../domain/CollectionQuery.js"
 import type { CampaignId, CampaignLinkId, SendId } from "../../domain/Ids.js"
 import { CampaignLinkRepository } from "../../ports/CampaignLinkRepository.js"
+import { SendRepository } from "../../ports/SendRepository.js"
 import { TrackingRepository } from "../../ports/TrackingRepository.js"
 import { campaignFixtures } from "./campaignFixtures.js"
 import { at, type MakeStorage } from "./fixtures.js"
@@ -136,5 +137,35 @@ export const trackingContract = (makeStorage: MakeStorage) =>
           ["b@example.com", "soft_bounce", 1],
           ["stranger@example.com", "bounce", 2]
         ])
+      })))
+
+    it.effect("counts an address's soft bounces since its latest mail that went out without bouncing", () =>
+      run(Effect.gen(function*() {
+        const tracking = yield* TrackingRepository
+        const sends = yield* SendRepository
+        const mails = yield* Effect.forEach([1, 2, 3, 4], () => audience(["x@example.com", "y@example.com"]))
+        const [first, second, third, fourth] = mails.map((m) => m.sends[0]!)
+        const sent = (send: typeof first, seconds: number) =>
+          sends.record([{ _tag: "Sent", id: send!.id, transportMessageId: null }], at(seconds))
+        const bounce = (email: string, send: typeof first | null, type: "bounce" | "soft_bounce", seconds: number) =>
+          tracking.recordBounce({ campaignId: null, sendId: send?.id ?? null, subscriberId: null, email, type, at: at(seconds) })
+        const streak = (email: string) => tracking.softBounceStreak(email)
+
+        expect(yield* streak("x@example.com")).toBe(0)
+        yield* sent(first, 10)
+        yield* sent(second, 20)
+        yield* bounce("x@example.com", second, "soft_bounce", 21)
+        expect(yield* streak("x@example.com")).toBe(1)
+        yield* sent(third, 30)
+        yield* bounce("x@example.com", third, "soft_bounce", 31)
+        yield* bounce("x@example.com", null, "soft_bounce", 32)
+        yield* bounce("x@example.com", null, "bounce", 33)
+        expect(yield* streak("x@example.com")).toBe(3)
+        yield* bounce("y@example.com", null, "soft_bounce", 34)
+        expect(yield* streak("y@example.com")).toBe(1)
+        yield* sent(fourth, 40)
+        expect(yield* streak("x@example.com")).toBe(0)
+        yield* bounce("x@example.com", null, "soft_bounce", 41)
+        expect(yield* streak("x@example.com")).toBe(1)
       })))
   })

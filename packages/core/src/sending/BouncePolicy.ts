@@ -1,0 +1,102 @@
+import { Effect, Option } from "effect"
+import type { BounceType } from "../domain/Feedback.js"
+import type { CampaignId, SendId, SubscriberId, SuppressionUuid } from "../domain/Ids.js"
+import { newUuid } from "../domain/Ids.js"
+import { subscriberStatus } from "../domain/SubscriberStatus.js"
+import type { MailError } from "../ports/Mailer.js"
+import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { SubscriberRepository } from "../ports/SubscriberRepository.js"
+import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { TrackingRepository } from "../ports/TrackingRepository.js"
+import { BounceOptions } from "./BounceOptions.js"
+
+/** A bounce or complaint to apply: the address, what happened, and the send it is about when known. */
+export interface BounceReport {
+  /** The normalized address. */
+  readonly email: string
+  readonly type: BounceType
+  readonly send: {
+    readonly id: SendId
+    readonly campaignId: CampaignId | null
+    readonly subscriberId: SubscriberId | null
+  } | null
+  readonly at: Date
+}
+
+/** Enhanced status codes (RFC 3463) of the sender's own address: not the recipient's fault. */
+const SENDER_PROBLEMS = new Set(["5.1.7", "5.1.8"])
+
+/**
+ * What a permanent SMTP refusal says of the address: a hard bounce when the mailbox does not exist or is disabled
+ * (enhanced codes 5.1.x but the sender's own 5.1.7/5.1.8, and 5.2.1; without an enhanced code, replies 550, 551 and
+ * 553), else a soft bounce (a full mailbox, a message too large, a policy or content refusal).
+ */
+export const bounceTypeOf = (error: Pick<MailError, "code" | "enhancedCode">): BounceType => {
+  const enhanced = error.enhancedCode
+  if (enhanced !== null) {
+    return (enhanced.startsWith("5.1.") && !SENDER_PROBLEMS.has(enhanced)) || enhanced === "5.2.1" ? "bounce" : "soft_bounce"
+  }
+  return error.code === 550 || error.code === 551 || error.code === 553 ? "bounce" : "soft_bounce"
+}
+
+/**
+ * The one bounce policy, for SMTP refusals at delivery and providers' feedback alike. Every report is stored (and
+ * counted on the campaign once per send). A hard bounce suppresses the address and unsubscribes it from every list it
+ * is subscribed to; a soft bounce only counts, until `softBounceLimit` of them in a row (no delivery between them)
+ * suppress it the same way; a complaint suppresses and unsubscribes and counts as the campaign's unsubscribe.
+ * Runs inside the caller's transaction.
+ */
+export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/BouncePolicy", {
+  effect: Effect.gen(function*() {
+    const tracking = yield* TrackingRepository
+    const campaigns = yield* CampaignRepository
+    const subscribers = yield* SubscriberRepository
+    const suppressions = yield* SuppressionRepository
+    const options = yield* BounceOptions
+
+    /** Unsubscribes every list's subscribed member with this address, and the send's subscriber should it have moved. */
+    const unsubscribeEverywhere = (email: string, subscriberId: SubscriberId | null, at: Date) =>
+      Effect.gen(function*() {
+        const members = yield* subscribers.findAllByEmail(email)
+        const moved = subscriberId === null || members.some((s) => s.id === subscriberId)
+          ? Option.none()
+          : yield* subscribers.findById(subscriberId)
+        for (const subscriber of [...members, ...Option.toArray(moved)]) {
+          if (subscriberStatus(subscriber) !== "subscribed") continue
+          yield* subscribers.update(subscriber, { ...subscriber, unsubscribedAt: at, updatedAt: at })
+        }
+      })
+
+    /** Applies a report; whether the address is suppressed because of it. */
+    const apply = Effect.fn("BouncePolicy.apply")(function*(report: BounceReport) {
+      const { at, email, send, type } = report
+      const campaignId = send?.campaignId ?? null
+      const first = yield* tracking.recordBounce({
+        campaignId,
+        sendId: send?.id ?? null,
+        subscriberId: send?.subscriberId ?? null,
+        email,
+        type,
+        at
+      })
+      if (first && campaignId !== null) yield* campaigns.addCounters(campaignId, { bounceCount: 1 }, at)
+      const suppress = type !== "soft_bounce" || (yield* tracking.softBounceStreak(email)) >= options.softBounceLimit
+      if (!suppress) return false
+      yield* suppressions.insertOrGet({
+        uuid: newUuid() as SuppressionUuid,
+        email,
+        reason: type === "complaint" ? "spam_complaint" : "hard_bounce",
+        createdAt: at,
+        updatedAt: at
+      })
+      yield* unsubscribeEverywhere(email, send?.subscriberId ?? null, at)
+      if (type === "complaint" && campaignId !== null && send?.subscriberId != null) {
+        const fresh = yield* tracking.recordUnsubscribe({ campaignId, sendId: send.id, subscriberId: send.subscriberId, email, at })
+        if (fresh) yield* campaigns.addCounters(campaignId, { unsubscribeCount: 1 }, at)
+      }
+      return true
+    })
+
+    return { apply } as const
+  })
+}) {}

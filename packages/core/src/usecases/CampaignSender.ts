@@ -1,0 +1,241 @@
+import { Duration, Effect, Option } from "effect"
+import type { Campaign } from "../domain/Campaign.js"
+import { compileCampaign, type CompiledCampaign, type SendContext, trackableLinks } from "../domain/CampaignMail.js"
+import { normalizeEmail } from "../domain/Email.js"
+import type { EmailList } from "../domain/EmailList.js"
+import { newUuid } from "../domain/Ids.js"
+import type { ClaimedSend } from "../domain/Send.js"
+import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
+import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { type LayoutMail, type MailError, Mailer } from "../ports/Mailer.js"
+import { RateBudget } from "../ports/RateBudget.js"
+import { SendRepository } from "../ports/SendRepository.js"
+import { SuppressionRepository } from "../ports/SuppressionRepository.js"
+import { Transactor } from "../ports/Transactor.js"
+import { BouncePolicy } from "../sending/BouncePolicy.js"
+import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
+import { type DeliveryOutcome, deliveryOutcome } from "../sending/deliveryOutcome.js"
+import { AppUrl } from "./AppUrl.js"
+import { DeliveryOptions } from "./DeliveryOptions.js"
+import { pump } from "./deliveryPump.js"
+import { now } from "./now.js"
+import { makeOutage, untilItWorks } from "./Outage.js"
+import { UrlSigner } from "./UrlSigner.js"
+
+/** A claimed send and whether its address is suppressed. */
+interface Claimed {
+  readonly send: ClaimedSend
+  readonly suppressed: boolean
+}
+
+/** The outcome of one claimed send. */
+interface Outcome extends DeliveryOutcome {
+  readonly send: ClaimedSend
+}
+
+/** A campaign compiled once, with the transport's prepared sender for its layout when it has a bulk path. */
+interface Compiled {
+  readonly mail: CompiledCampaign
+  readonly sendLayout: ((mail: LayoutMail) => Effect.Effect<void, MailError>) | null
+}
+
+/** What one slice of a campaign's delivery did. */
+export interface SliceResult {
+  /** Sends whose outcome was recorded. */
+  readonly handled: number
+  /** A claim found nothing left to send now. */
+  readonly exhausted: boolean
+  /** The transport failed every mail of a run as long as the concurrency (it looks down): wait before the next slice. */
+  readonly transportDown: boolean
+}
+
+/**
+ * Delivers a sending campaign for a while: claims its pending sends under a lease owned by this process, renders each
+ * mail from the campaign compiled once, hands it to the Mailer and records every outcome through the pump (at most
+ * `concurrency` mails handed over and not yet recorded: the crash bound), renewing the leases of what it holds and
+ * releasing what it will not send when the campaign stops sending (paused here or by any other process), the slice
+ * ends or the transport looks down. Permanent refusals go through the one bounce policy.
+ */
+export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/CampaignSender", {
+  effect: Effect.gen(function*() {
+    const campaigns = yield* CampaignRepository
+    const sends = yield* SendRepository
+    const links = yield* CampaignLinkRepository
+    const suppressions = yield* SuppressionRepository
+    const bounces = yield* BouncePolicy
+    const { withTransaction } = yield* Transactor
+    const signer = yield* UrlSigner
+    const mailer = yield* Mailer
+    const appUrl = yield* AppUrl
+    const options = yield* DeliveryOptions
+    const budget = yield* RateBudget
+    /** This process's name on the leases it holds. */
+    const owner = newUuid()
+    const problems = makeDeliveryProblems()
+    const storage = makeOutage("Recording campaign deliveries")
+    const compiled = new Map<string, Compiled>()
+    const leaseMillis = Duration.toMillis(options.lease)
+    const retryForMillis = Duration.toMillis(options.retryFor)
+    /** The last transport failure per campaign id, for the log of a campaign that makes no progress. */
+    const lastFailures = new Map<number, string>()
+
+    /** The campaign compiled once per version (its links registered for click tracking). */
+    const compile = (campaign: Campaign, list: EmailList) =>
+      Effect.gen(function*() {
+        const key = `${campaign.id}:${campaign.updatedAt.getTime()}`
+        const cached = compiled.get(key)
+        if (cached !== undefined) return cached
+        const html = campaign.emailHtml ?? campaign.html ?? ""
+        const tracked = yield* links.ensure(campaign.id, trackableLinks(html))
+        const mail = compileCampaign(html, campaign.subject ?? campaign.name, {
+          appUrl,
+          campaignUuid: campaign.uuid,
+          campaignName: campaign.name,
+          listUuid: list.uuid,
+          listName: list.name,
+          linkIds: new Map(tracked.map((link) => [link.url, link.id])),
+          trackOpens: true,
+          utmTags: campaign.utmTags
+        })
+        // the bulk path when the transport has one: it sees the layout once, then each mail only its values
+        const result: Compiled = {
+          mail,
+          sendLayout: mail.layout === null || mailer.prepare === undefined ? null : mailer.prepare(mail.layout)
+        }
+        compiled.set(key, result)
+        return result
+      })
+
+    /** Hands one send's mail to the transport: its values into the prepared layout, or the whole rendered mail. */
+    const mailTo = (campaign: Campaign, { mail, sendLayout }: Compiled, context: SendContext) => {
+      const addresses = {
+        from: { email: campaign.fromEmail!, name: campaign.fromName },
+        to: { email: context.recipient.email, name: null },
+        replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName }
+      }
+      if (sendLayout !== null) return sendLayout({ ...addresses, ...mail.envelope(context), values: mail.values(context) })
+      const { text, ...rendered } = mail.render(context)
+      return mailer.send({ ...addresses, ...rendered, ...(text === undefined ? {} : { text }) })
+    }
+
+    /**
+     * How many of `want` mails may go now: all of them without a rate limit, else what the shared per-second budget
+     * grants (waiting for the next second when this one is used up), so the limit holds across worker processes.
+     */
+    const allowance = (want: number): Effect.Effect<number> =>
+      options.ratePerSecond <= 0 ? Effect.succeed(want) : Effect.gen(function*() {
+        for (;;) {
+          const at = yield* now
+          const granted = yield* budget.take("mailer:default", Math.min(want, options.ratePerSecond), options.ratePerSecond, at)
+          if (granted > 0) return granted
+          yield* Effect.sleep(Duration.millis(1000 - (at.getTime() % 1000) + 1))
+        }
+      })
+
+    /** Records a group of outcomes and applies their bounces, in one transaction, retried until the store takes it. */
+    const record = (campaign: Campaign, outcomes: ReadonlyArray<Outcome>) =>
+      untilItWorks(
+        withTransaction(Effect.gen(function*() {
+          const at = yield* now
+          yield* sends.record(outcomes.map((o) => o.result), at)
+          for (const { bounce, send } of outcomes) {
+            if (bounce === null) continue
+            yield* bounces.apply({
+              email: normalizeEmail(send.email),
+              type: bounce,
+              send: { id: send.id, campaignId: campaign.id, subscriberId: send.subscriber?.id ?? null },
+              at
+            })
+          }
+        })),
+        storage
+      )
+
+    /** Delivers `campaign` until `deadline` (ms), it stops sending, nothing is left to claim or the transport is down. */
+    const deliverSlice = Effect.fn("CampaignSender.deliverSlice")(function*(campaign: Campaign, list: EmailList, deadline: number) {
+      const mail = yield* compile(campaign, list)
+      const state = { exhausted: false, transportDown: false, temporaryInARow: 0 }
+
+      /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
+      const deliverOne = ({ send, suppressed }: Claimed): Effect.Effect<Outcome> =>
+        Effect.suspend(() => {
+          const skipped = (reason: string): Outcome => ({ send, result: { _tag: "Failed", id: send.id, reason }, bounce: null })
+          const recipient = send.subscriber
+          if (recipient === null) return Effect.succeed(skipped("The subscriber was deleted before the mail went out."))
+          if (!recipient.subscribed) return Effect.succeed(skipped("The subscriber was no longer subscribed when the mail went out."))
+          if (suppressed) return Effect.succeed(skipped("The address is suppressed."))
+          // a few effects per mail only: this runs thousands of times a second
+          return Effect.flatMap(signer.sign(send.uuid), (signature) => mailTo(campaign, mail, { sendUuid: send.uuid, signature, recipient })).pipe(
+            Effect.matchEffect({
+              onSuccess: () =>
+                Effect.sync((): Outcome => {
+                  state.temporaryInARow = 0
+                  return { send, ...deliveryOutcome(send, null, new Date(), retryForMillis) }
+                }),
+              onFailure: (error) =>
+                Effect.zipRight(
+                  problems.note(`campaign ${campaign.uuid}`, error.failure, error.message),
+                  Effect.map(now, (at): Outcome => {
+                    lastFailures.set(campaign.id, error.message)
+                    state.temporaryInARow = error.failure === "temporary" ? state.temporaryInARow + 1 : 0
+                    if (state.temporaryInARow >= options.concurrency) state.transportDown = true
+                    return { send, ...deliveryOutcome(send, error, at, retryForMillis) }
+                  })
+                )
+            })
+          )
+        })
+
+      /** The next claimed sends, up to `room`; none once the campaign stops sending, the slice ends or nothing is left. */
+      const claim = (room: number) =>
+        Effect.gen(function*() {
+          const current = yield* campaigns.findById(campaign.id)
+          if (Option.isNone(current) || current.value.status !== "sending") return Option.none()
+          if ((yield* now).getTime() >= deadline) return Option.none()
+          const want = yield* allowance(room)
+          const at = yield* now
+          const claimed = yield* sends.claim({ campaignId: campaign.id, now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: want, owner })
+          if (claimed.length === 0) {
+            state.exhausted = true
+            return Option.none()
+          }
+          const suppressed = yield* suppressions.suppressedAmong(
+            claimed.flatMap((send) => (send.subscriber === null ? [] : [normalizeEmail(send.subscriber.email)]))
+          )
+          yield* storage.ok
+          return Option.some(claimed.map((send): Claimed => ({
+            send,
+            suppressed: send.subscriber !== null && suppressed.has(normalizeEmail(send.subscriber.email))
+          })))
+        }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
+
+      const ids = (items: ReadonlyArray<Claimed>) => items.map((item) => item.send.id)
+      const handled = yield* pump({
+        concurrency: options.concurrency,
+        batchSize: options.batchSize,
+        claim,
+        deliver: deliverOne,
+        record: (outcomes: ReadonlyArray<Outcome>) => record(campaign, outcomes),
+        recordLinger: Duration.millis(2),
+        renew: (items) =>
+          Effect.flatMap(now, (at) => sends.renew({ ids: ids(items), owner, leaseUntil: new Date(at.getTime() + leaseMillis) })).pipe(
+            Effect.catchAllCause(storage.failed)
+          ),
+        renewEvery: Duration.millis(Math.max(50, leaseMillis / 3)),
+        release: (items) => sends.release({ ids: ids(items), owner }).pipe(Effect.catchAllCause(storage.failed)),
+        stopped: () => state.transportDown,
+        watch: campaigns.findById(campaign.id).pipe(
+          Effect.map((current) => Option.isNone(current) || current.value.status !== "sending"),
+          Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), false))
+        ),
+        watchEvery: options.pollInterval
+      })
+      return { handled: handled.recorded, exhausted: state.exhausted, transportDown: state.transportDown } satisfies SliceResult
+    })
+
+    /** The last transport failure of the campaign's mails seen by this process, if any. */
+    const lastFailure = (campaign: Campaign): string | null => lastFailures.get(campaign.id) ?? null
+
+    return { deliverSlice, lastFailure, problemTotals: problems.totals } as const
+  })
+}) {}

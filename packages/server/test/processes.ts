@@ -7,7 +7,6 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { setTimeout as sleep } from "node:timers/promises"
-import { SMTPServer } from "smtp-server"
 
 /** The compiled CLI entry point. */
 export const MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url))
@@ -239,82 +238,4 @@ export const countRecipients = (mails: ReadonlyArray<{ readonly to: ReadonlyArra
   const counts = new Map<string, number>()
   for (const mail of mails) for (const to of mail.to) counts.set(to.toLowerCase(), (counts.get(to.toLowerCase()) ?? 0) + 1)
   return counts
-}
-
-/** One message a `KillTolerantSink` accepted. */
-export interface SunkMail {
-  readonly to: ReadonlyArray<string>
-  readonly raw: string
-}
-
-/** A running `KillTolerantSink`. */
-export interface KillTolerantSink {
-  readonly url: string
-  /** Accepted messages in arrival order (live view). */
-  readonly received: ReadonlyArray<SunkMail>
-  /** Connection errors seen (e.g. ECONNRESET when a sending process is SIGKILLed mid-message). */
-  readonly connectionErrors: ReadonlyArray<string>
-  /** Resolves once `received` holds at least `count` messages; rejects after `timeoutMs`. */
-  readonly waitFor: (count: number, timeoutMs: number) => Promise<void>
-  readonly close: () => Promise<void>
-}
-
-/**
- * An in-process SMTP sink like `packages/smtp/test/SmtpSink.ts`, but it listens for the server's "error" event:
- * smtp-server re-emits a socket error that happens inside a mail transaction (the client was SIGKILLed between
- * MAIL FROM and the end of DATA) on the server object, and with no listener that is an uncaught exception, which
- * vitest reports as a failed run. Crash tests kill senders mid-transaction on purpose, so they use this sink.
- */
-export const startKillTolerantSink = async (): Promise<KillTolerantSink> => {
-  const received: Array<SunkMail> = []
-  const connectionErrors: Array<string> = []
-  const waiters = new Set<() => void>()
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    disableReverseLookup: true,
-    logger: false,
-    closeTimeout: 500,
-    onData(stream, session, callback) {
-      const chunks: Array<Buffer> = []
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-      stream.on("error", callback)
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") })
-        callback(null)
-        for (const wake of waiters) wake()
-      })
-    }
-  })
-  server.on("error", (error: NodeJS.ErrnoException) => connectionErrors.push(error.code ?? error.message))
-  await new Promise<void>((resolve, reject) => {
-    server.server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      server.server.off("error", reject)
-      resolve()
-    })
-  })
-  const address = server.server.address()
-  if (address === null || typeof address === "string") throw new Error("KillTolerantSink: no TCP address")
-  return {
-    url: `smtp://127.0.0.1:${address.port}`,
-    received,
-    connectionErrors,
-    waitFor: (count, timeoutMs) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (received.length < count) return
-          waiters.delete(check)
-          clearTimeout(timer)
-          resolve()
-        }
-        const timer = setTimeout(() => {
-          waiters.delete(check)
-          reject(new Error(`KillTolerantSink.waitFor: ${received.length} of ${count} messages after ${timeoutMs} ms`))
-        }, timeoutMs)
-        waiters.add(check)
-        check()
-      }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
-  }
 }

@@ -216,7 +216,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         claim,
         deliver: deliverOne,
         record: (outcomes: ReadonlyArray<Outcome>) => record(campaign, outcomes),
-        recordLinger: Duration.millis(2),
+        recordLinger: options.recordLinger,
         renew: (items) =>
           Effect.flatMap(now, (at) => sends.renew({ ids: ids(items), owner, leaseUntil: new Date(at.getTime() + leaseMillis) })).pipe(
             Effect.catchAllCause(storage.failed)

@@ -261,6 +261,7 @@ export const startFaultySmtpServer = async (
   const server: Server = createServer((socket) => {
     connections++
     if (settings.down) return socket.destroy()
+    socket.setNoDelay(true)
     sockets.add(socket)
     socket.on("close", () => sockets.delete(socket))
     socket.on("error", () => undefined)

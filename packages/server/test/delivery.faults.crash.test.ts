@@ -1,0 +1,39 @@
+/**
+ * Fault test: the sending process is SIGKILLed five times in the middle of a campaign and started again each time.
+ * Nothing is lost, and the mails sent twice are at most what each killed process had handed to SMTP without its
+ * outcome recorded: DELIVERY_CONCURRENCY per kill. After a kill the sends it held are picked up once their (short)
+ * lease runs out.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { type RigOptions, withRig } from "./faults.support.js"
+
+const COUNT = 4_000
+const KILLS = 5
+const CONCURRENCY = 32
+
+describe("delivery when the sending process is killed again and again", () => {
+  const env = { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "3" }
+  const cases: ReadonlyArray<readonly [string, RigOptions]> = [
+    ["sqlite, workers in the server", { store: "sqlite", smtp: { replyDelayMs: 2 }, env }],
+    ["postgres, 2 worker processes", { store: "postgres", workers: 2, smtp: { replyDelayMs: 2 }, env }]
+  ]
+  it.each(cases)("%s: kill -9 five times; duplicates within the in-flight bound, 0 missing, sent", async (_, options) =>
+    withRig(options, async (rig) => {
+      const { eligible, uuid } = await rig.campaign(COUNT)
+      await rig.send(uuid)
+      const killedAt: Array<number> = []
+      for (let kill = 0; kill < KILLS; kill++) {
+        await rig.sink.waitFor((kill + 1) * Math.floor(COUNT / (KILLS + 2)), 90_000)
+        killedAt.push(rig.sink.received.length)
+        await rig.crash(kill % Math.max(1, rig.workers.length))
+      }
+      expect(killedAt.at(-1)!, "the campaign finished before the last kill: the test proves nothing").toBeLessThan(COUNT)
+      await rig.waitForStatus(uuid, "sent", 120_000)
+      const report = await rig.report(uuid, eligible)
+      console.log(`[faults:crash ${options.store}] ${JSON.stringify(report)} killed at ${killedAt.join(", ")}`)
+      expect(report).toMatchObject({ missing: 0, unexpected: 0 })
+      expect(report.duplicates).toBeLessThanOrEqual(KILLS * CONCURRENCY)
+      expect(report.mails - COUNT).toBe(report.duplicates)
+      expect(report.sends).toMatchObject({ rows: COUNT, sent: COUNT, failed: 0, pending: 0 })
+    }), 240_000)
+})

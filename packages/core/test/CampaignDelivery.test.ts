@@ -21,7 +21,7 @@ import {
   TrackingRepository
 } from "@mailroom/core"
 import { MemoryStorage } from "@mailroom/core/testing"
-import { Duration, Effect, Layer, Option, TestClock } from "effect"
+import { Duration, Effect, Layer, Logger, Option, TestClock } from "effect"
 import { aCampaign } from "../src/testing/suite/campaignFixtures.js"
 import { aSubscriber, anEmailList } from "../src/testing/suite/fixtures.js"
 
@@ -138,5 +138,23 @@ describe("CampaignDelivery", () => {
       expect(transport.handed.length).toBeLessThanOrEqual(8)
       expect(yield* statusOf(campaign.id)).toBe("sending")
     }))
+  })
+
+  it.effect("a campaign that sends nothing for a minute says why in the log, once a minute", () => {
+    const transport = scripted(() => "temporary")
+    const lines: Array<string> = []
+    const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void lines.push(String(message))))
+    return run(transport.layer, Effect.gen(function*() {
+      const delivery = yield* CampaignDelivery
+      const campaign = yield* campaignTo(["a@example.com", "b@example.com"])
+      for (let second = 0; second < 130; second += 5) {
+        yield* delivery.step()
+        yield* TestClock.adjust(Duration.seconds(5))
+      }
+      const stalls = lines.filter((line) => line.startsWith(`Campaign ${campaign.uuid} has sent no mail for`))
+      expect(stalls.length).toBe(2)
+      expect(stalls[0]).toMatch(/for 6\d s with 2 sends pending: the last failure was: SMTP message refused: 451/)
+      expect(lines.some((line) => /^SMTP: \d+ temporary failures/.test(line))).toBe(true)
+    }).pipe(Effect.provide(capture)))
   })
 })

@@ -59,19 +59,19 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         progress.delete(campaign.id)
       })
 
-    /** Notes the campaign's progress; after `stallWarning` without any, logs why (once per `stallWarning`). */
-    const watchProgress = (campaign: Campaign, handled: number) =>
+    /** Notes the campaign's progress (sends finished); after `stallWarning` without any, logs why (once per `stallWarning`). */
+    const watchProgress = (campaign: Campaign, finished: number) =>
       Effect.gen(function*() {
         const at = (yield* now).getTime()
         const seen = progress.get(campaign.id)
-        if (seen === undefined || handled > 0) return void progress.set(campaign.id, { at, warnedAt: at })
+        if (seen === undefined || finished > 0) return void progress.set(campaign.id, { at, warnedAt: at })
         const stall = Duration.toMillis(options.stallWarning)
         if (at - seen.at < stall || at - seen.warnedAt < stall) return
         seen.warnedAt = at
         const pending = yield* sends.pendingCount(campaign.id)
         const failure = sender.lastFailure(campaign)
         yield* Effect.logWarning(
-          `Campaign ${campaign.uuid} has recorded no mail for ${Math.round((at - seen.at) / 1000)} s with ${pending} sends pending: ` +
+          `Campaign ${campaign.uuid} has sent no mail for ${Math.round((at - seen.at) / 1000)} s with ${pending} sends pending: ` +
             (failure === null
               ? "they wait for a retry after temporary failures, or other workers hold them"
               : `the last failure was: ${failure}`)
@@ -110,7 +110,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         const deadline = (yield* now).getTime() + Duration.toMillis(options.slice)
         const slice = yield* sender.deliverSlice(campaign, list.value, deadline)
         handled += slice.handled
-        yield* watchProgress(campaign, slice.handled)
+        yield* watchProgress(campaign, slice.finished)
         if (slice.transportDown) return { handled, transportDown: true }
         if (slice.exhausted) yield* completeIfDone(campaign)
       }

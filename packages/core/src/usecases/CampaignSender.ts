@@ -41,8 +41,10 @@ interface Compiled {
 
 /** What one slice of a campaign's delivery did. */
 export interface SliceResult {
-  /** Sends whose outcome was recorded. */
+  /** Sends whose outcome was recorded (retries included). */
   readonly handled: number
+  /** Sends mailed or failed for good: progress. */
+  readonly finished: number
   /** A claim found nothing left to send now. */
   readonly exhausted: boolean
   /** The transport failed every mail of a run as long as the concurrency (it looks down): wait before the next slice. */
@@ -154,7 +156,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
     /** Delivers `campaign` until `deadline` (ms), it stops sending, nothing is left to claim or the transport is down. */
     const deliverSlice = Effect.fn("CampaignSender.deliverSlice")(function*(campaign: Campaign, list: EmailList, deadline: number) {
       const mail = yield* compile(campaign, list)
-      const state = { exhausted: false, transportDown: false, temporaryInARow: 0 }
+      const state = { exhausted: false, transportDown: false, temporaryInARow: 0, finished: 0 }
 
       /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
       const deliverOne = ({ send, suppressed }: Claimed): Effect.Effect<Outcome> =>
@@ -214,7 +216,10 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         concurrency: options.concurrency,
         batchSize: options.batchSize,
         claim,
-        deliver: deliverOne,
+        deliver: (claimed: Claimed) =>
+          Effect.tap(deliverOne(claimed), (outcome) => {
+            if (outcome.result._tag !== "Retry") state.finished++
+          }),
         record: (outcomes: ReadonlyArray<Outcome>) => record(campaign, outcomes),
         recordLinger: options.recordLinger,
         renew: (items) =>
@@ -230,7 +235,12 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         ),
         watchEvery: options.pollInterval
       })
-      return { handled: handled.recorded, exhausted: state.exhausted, transportDown: state.transportDown } satisfies SliceResult
+      return {
+        handled: handled.recorded,
+        finished: state.finished,
+        exhausted: state.exhausted,
+        transportDown: state.transportDown
+      } satisfies SliceResult
     })
 
     /** The last transport failure of the campaign's mails seen by this process, if any. */

@@ -7,15 +7,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type RigOptions, withRig } from "./faults.support.js"
 
-const COUNT = 4_000
+const COUNT = 6_000
 const KILLS = 5
 const CONCURRENCY = 32
 
 describe("delivery when the sending process is killed again and again", () => {
   const env = { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "3" }
   const cases: ReadonlyArray<readonly [string, RigOptions]> = [
-    ["sqlite, workers in the server", { store: "sqlite", smtp: { replyDelayMs: 2 }, env }],
-    ["postgres, 2 worker processes", { store: "postgres", workers: 2, smtp: { replyDelayMs: 2 }, env }]
+    ["sqlite, workers in the server", { store: "sqlite", smtp: { replyDelayMs: 5 }, env }],
+    ["postgres, 2 worker processes", { store: "postgres", workers: 2, smtp: { replyDelayMs: 5 }, env }]
   ]
   it.each(cases)("%s: kill -9 five times; duplicates within the in-flight bound, 0 missing, sent", async (_, options) =>
     withRig(options, async (rig) => {
@@ -33,7 +33,7 @@ describe("delivery when the sending process is killed again and again", () => {
       console.log(`[faults:crash ${options.store}] ${JSON.stringify(report)} killed at ${killedAt.join(", ")}`)
       expect(report).toMatchObject({ missing: 0, unexpected: 0 })
       expect(report.duplicates).toBeLessThanOrEqual(KILLS * CONCURRENCY)
-      expect(report.mails - COUNT).toBe(report.duplicates)
+      expect(report.mails - COUNT).toBeLessThanOrEqual(KILLS * CONCURRENCY)
       expect(report.sends).toMatchObject({ rows: COUNT, sent: COUNT, failed: 0, pending: 0 })
     }), 240_000)
 })

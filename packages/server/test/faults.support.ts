@@ -60,7 +60,10 @@ export interface Rig {
   readonly campaign: (count: number) => Promise<{ readonly uuid: string; readonly eligible: ReadonlyArray<string> }>
   readonly send: (uuid: string) => Promise<void>
   readonly waitForStatus: (uuid: string, status: string, timeoutMs: number) => Promise<any>
-  /** SIGKILLs worker `index` (or the sqlite server) and starts it again with the same settings. */
+  /**
+   * SIGKILLs worker `index` (or the sqlite server) and starts it again with the same settings; a worker's start is not
+   * awaited (the others keep sending meanwhile; `waitForStatus` notices one that dies).
+   */
   readonly crash: (index?: number) => Promise<void>
   readonly startWorker: (index: number) => Promise<void>
   readonly report: (uuid: string, eligible: ReadonlyArray<string>) => Promise<Delivered>
@@ -203,7 +206,7 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
           return
         }
         await workers[index]!.kill("SIGKILL")
-        await startWorker(index)
+        startWorker(index).catch(() => undefined)
       },
       startWorker,
       report: async (uuid, eligible) => {

@@ -45,6 +45,8 @@ export class CampaignRepository extends Context.Tag("@mailroom/CampaignRepositor
   readonly insert: (campaign: NewCampaign) => Effect.Effect<Campaign>
   readonly update: (id: CampaignId, content: CampaignContent & { readonly status: CampaignStatus }) => Effect.Effect<Option.Option<Campaign>>
   readonly findById: (id: CampaignId) => Effect.Effect<Option.Option<Campaign>>
+  /** The campaign's status alone (cheap: delivery asks after every group of mails); none when it is gone. */
+  readonly statusOf: (id: CampaignId) => Effect.Effect<Option.Option<CampaignStatus>>
   readonly findByUuid: (uuid: CampaignUuid) => Effect.Effect<Option.Option<Campaign>>
   readonly delete: (id: CampaignId) => Effect.Effect<boolean>
   readonly list: (query: CampaignQuery) => Effect.Effect<Page<ListedCampaign>>

@@ -134,7 +134,11 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         }
       })
 
-    /** Records a group of outcomes and applies their bounces, in one transaction, retried until the store takes it. */
+    /**
+     * Records a group of outcomes and applies their bounces, in one transaction, retried until the store takes it;
+     * whether the campaign is still sending (read in the same transaction: no worker starts another mail once a pause
+     * is committed, as every worker waits for this before its next mail).
+     */
     const record = (campaign: Campaign, outcomes: ReadonlyArray<Outcome>) =>
       untilItWorks(
         withTransaction(Effect.gen(function*() {
@@ -149,14 +153,19 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
               at
             })
           }
+          return yield* stillSending(campaign)
         })),
         storage
       )
 
+    /** Whether the campaign is still sending (not paused, cancelled or deleted). */
+    const stillSending = (campaign: Campaign) =>
+      Effect.map(campaigns.statusOf(campaign.id), (status) => Option.isSome(status) && status.value === "sending")
+
     /** Delivers `campaign` until `deadline` (ms), it stops sending, nothing is left to claim or the transport is down. */
     const deliverSlice = Effect.fn("CampaignSender.deliverSlice")(function*(campaign: Campaign, list: EmailList, deadline: number) {
       const mail = yield* compile(campaign, list)
-      const state = { exhausted: false, transportDown: false, temporaryInARow: 0, finished: 0 }
+      const state = { exhausted: false, transportDown: false, stopped: false, temporaryInARow: 0, finished: 0 }
 
       /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
       const deliverOne = ({ send, suppressed }: Claimed): Effect.Effect<Outcome> =>
@@ -191,9 +200,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
       /** The next claimed sends, up to `room`; none once the campaign stops sending, the slice ends or nothing is left. */
       const claim = (room: number) =>
         Effect.gen(function*() {
-          const current = yield* campaigns.findById(campaign.id)
-          if (Option.isNone(current) || current.value.status !== "sending") return Option.none()
-          if ((yield* now).getTime() >= deadline) return Option.none()
+          if (!(yield* stillSending(campaign)) || (yield* now).getTime() >= deadline) return Option.none()
           const want = yield* allowance(room)
           const at = yield* now
           const claimed = yield* sends.claim({ campaignId: campaign.id, now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: want, owner })
@@ -220,7 +227,10 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
           Effect.tap(deliverOne(claimed), (outcome) => {
             if (outcome.result._tag !== "Retry") state.finished++
           }),
-        record: (outcomes: ReadonlyArray<Outcome>) => record(campaign, outcomes),
+        record: (outcomes: ReadonlyArray<Outcome>) =>
+          Effect.map(record(campaign, outcomes), (sending) => {
+            if (!sending) state.stopped = true
+          }),
         recordLinger: options.recordLinger,
         renew: (items) =>
           Effect.flatMap(now, (at) => sends.renew({ ids: ids(items), owner, leaseUntil: new Date(at.getTime() + leaseMillis) })).pipe(
@@ -228,9 +238,9 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
           ),
         renewEvery: Duration.millis(Math.max(50, leaseMillis / 3)),
         release: (items) => sends.release({ ids: ids(items), owner }).pipe(Effect.catchAllCause(storage.failed)),
-        stopped: () => state.transportDown,
-        watch: campaigns.findById(campaign.id).pipe(
-          Effect.map((current) => Option.isNone(current) || current.value.status !== "sending"),
+        stopped: () => state.transportDown || state.stopped,
+        watch: stillSending(campaign).pipe(
+          Effect.map((sending) => !sending),
           Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), false))
         ),
         watchEvery: options.pollInterval

@@ -4,6 +4,7 @@ import {
   type CampaignContent,
   CampaignRepository,
   type CampaignSort,
+  type CampaignStatus,
   type CounterDelta,
   type ListedCampaign
 } from "@mailroom/core"
@@ -76,6 +77,11 @@ export const SqlCampaignRepository = Layer.effect(
           return yield* one(rows)
         }).pipe(Effect.orDie),
       findById: (id) => Effect.flatMap(sql`SELECT * FROM campaigns WHERE id = ${id}`, one).pipe(Effect.orDie),
+      statusOf: (id) =>
+        sql<{ readonly status: CampaignStatus }>`SELECT status FROM campaigns WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.status)),
+          Effect.orDie
+        ),
       findByUuid: (uuid) => Effect.flatMap(sql`SELECT * FROM campaigns WHERE uuid = ${uuid}`, one).pipe(Effect.orDie),
       delete: (id) =>
         Effect.gen(function*() {

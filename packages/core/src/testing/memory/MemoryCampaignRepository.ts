@@ -35,6 +35,7 @@ export const makeMemoryCampaignRepository = (state: MemoryState) => {
         return existing === undefined || !["draft", "scheduled"].includes(existing.status) ? Option.none() : change(id, content)
       }),
     findById: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
+    statusOf: (id) => Effect.sync(() => Option.map(Option.fromNullable(rows().get(id)), (campaign) => campaign.status)),
     findByUuid: (uuid) => Effect.sync(() => Option.fromNullable([...rows().values()].find((c) => c.uuid === uuid))),
     delete: (id) =>
       Effect.sync(() => {

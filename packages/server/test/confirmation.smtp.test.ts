@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SmtpMailer } from "@mailroom/smtp"
+import { startFaultySmtpServer } from "@mailroom/smtp/testing"
 import { Effect } from "effect"
 import { smtpSink, type SmtpSinkHandle } from "../../smtp/test/SmtpSink.js"
 import { expectStatus, unique } from "./expectations.js"
@@ -57,5 +58,20 @@ describe("confirmation mail over SMTP (sqlite, background worker)", () => {
         expect(sink.rejected).toBe(1)
         expectConfirmationMail(sink, s)
       }).pipe(Effect.provide(TestServerLive("sqlite", { mailer: SmtpMailer({ url: sink.url }), worker: true })))
+    }).pipe(Effect.scoped), { timeout: 25_000 })
+
+  it.live("a confirmation mail whose connection drops before the final reply is not sent again (it may have arrived)", () =>
+    Effect.gen(function*() {
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() => startFaultySmtpServer({ fault: ({ index, stage }) => (stage === "message" && index === 0 ? { drop: true } : undefined) })),
+        (s) => Effect.promise(() => s.close())
+      )
+      yield* Effect.gen(function*() {
+        const s = yield* subscribeUnconfirmed
+        yield* Effect.promise(() => server.waitFor(1, 8_000))
+        // a retry would come 5 s later
+        yield* Effect.sleep("6500 millis")
+        expect(server.received.map((m) => [m.to[0], m.unanswered])).toEqual([[s.email, true]])
+      }).pipe(Effect.provide(TestServerLive("sqlite", { mailer: SmtpMailer({ url: server.url }), worker: true })))
     }).pipe(Effect.scoped), { timeout: 25_000 })
 })

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
-import { expect } from "@effect/vitest"
 import { postgresClient, withSearchPath } from "@mailroom/postgres"
 import { type FaultySmtpServer, type FaultySmtpSettings, startFaultySmtpServer } from "@mailroom/smtp/testing"
 import Database from "better-sqlite3"
@@ -43,6 +42,8 @@ export interface Delivered {
   readonly unexpected: number
   /** The campaign's sends: total, sent, failed, pending and marked uncertain. */
   readonly sends: { readonly rows: number; readonly sent: number; readonly failed: number; readonly pending: number; readonly uncertain: number }
+  /** The longest time without any mail arriving, from the first mail to the last (ms): how long a fault stalled it. */
+  readonly longestGapMs: number
 }
 
 /** A running rig. */
@@ -100,6 +101,11 @@ export const seedSubscribersSql = (
            ${status === "unconfirmed" ? "NULL" : stamp("i")}, ${status === "unsubscribed" ? stamp("i + 60") : "NULL"},
            ${stamp("i")}, ${stamp("i")}
     FROM ${source}`
+}
+
+/** Throws `message` (with the reply) unless `ok`: the rig also runs outside vitest (bench/faults). */
+const must = (ok: boolean, message: string): void => {
+  if (!ok) throw new Error(message)
 }
 
 /** Starts a rig; close it in `finally`. */
@@ -178,7 +184,7 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
       table,
       campaign: async (count) => {
         const list = await rig.api.call("POST", "/api/email-lists", { name: "Faults", default_from_email: "news@example.com" })
-        expect(list.status, list.text).toBe(201)
+        must(list.status === 201, `create list: ${list.status} ${list.text}`)
         const listId = list.body.data.id as number
         await query(seedSubscribersSql(options.store, table("subscribers"), listId, "user", count, "subscribed"))
         await query(`UPDATE ${table("email_lists")} SET active_subscribers_count = ${count} WHERE id = ${listId}`)
@@ -189,12 +195,12 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
           subject: "Hello {{ subscriber.first_name }}",
           html: `<p>Hi {{ subscriber.first_name }},</p><p><a href="https://example.com/offer">See the offer</a></p>`
         })
-        expect(created.status, created.text).toBe(201)
+        must(created.status === 201, `create campaign: ${created.status} ${created.text}`)
         return { uuid: created.body.data.uuid as string, eligible: Array.from({ length: count }, (_, i) => `user${i + 1}@example.com`) }
       },
       send: async (uuid) => {
         const sent = await rig.api.call("POST", `/api/campaigns/${uuid}/send`)
-        expect(sent.status, sent.text).toBe(204)
+        must(sent.status === 204, `send: ${sent.status} ${sent.text}`)
       },
       waitForStatus: (uuid, status, timeoutMs) =>
         waitForCampaignStatus(rig.api, uuid, status, timeoutMs, processes.filter((p) => !p.hasExited())),
@@ -220,7 +226,9 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
                  sum(CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN 1 ELSE 0 END) AS pending,
                  sum(CASE WHEN delivery_uncertain THEN 1 ELSE 0 END) AS uncertain
           FROM ${table("sends")} WHERE campaign_id = ${campaign!.id}`)
+        const times = sink.received.map((mail) => mail.at)
         return {
+          longestGapMs: times.reduce((gap, at, i) => (i === 0 ? 0 : Math.max(gap, at - times[i - 1]!)), 0),
           mails: sink.received.length,
           duplicates: [...counts.values()].filter((n) => n > 1).length,
           missing: eligible.filter((address) => !counts.has(address)).length,

@@ -135,28 +135,26 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
       })
 
     /**
-     * Records a group of outcomes and applies their bounces, in one transaction, retried until the store takes it;
-     * whether the campaign is still sending (read in the same transaction: no worker starts another mail once a pause
-     * is committed, as every worker waits for this before its next mail).
+     * Records a group of outcomes, retried until the store takes it; with bounces, in one transaction with what the
+     * bounce policy does about them. Then tells whether the campaign is still sending: every worker waits for this
+     * before its next mail, so none starts another once a pause is committed.
      */
-    const record = (campaign: Campaign, outcomes: ReadonlyArray<Outcome>) =>
-      untilItWorks(
-        withTransaction(Effect.gen(function*() {
-          const at = yield* now
-          yield* sends.record(outcomes.map((o) => o.result), at)
-          for (const { bounce, send } of outcomes) {
-            if (bounce === null) continue
-            yield* bounces.apply({
-              email: normalizeEmail(send.email),
-              type: bounce,
-              send: { id: send.id, campaignId: campaign.id, subscriberId: send.subscriber?.id ?? null },
-              at
-            })
-          }
-          return yield* stillSending(campaign)
-        })),
-        storage
-      )
+    const record = (campaign: Campaign, outcomes: ReadonlyArray<Outcome>) => {
+      const bounced = outcomes.filter((o) => o.bounce !== null)
+      const write = Effect.gen(function*() {
+        const at = yield* now
+        yield* sends.record(outcomes.map((o) => o.result), at)
+        for (const { bounce, send } of bounced) {
+          yield* bounces.apply({
+            email: normalizeEmail(send.email),
+            type: bounce!,
+            send: { id: send.id, campaignId: campaign.id, subscriberId: send.subscriber?.id ?? null },
+            at
+          })
+        }
+      })
+      return untilItWorks(Effect.zipRight(bounced.length === 0 ? write : withTransaction(write), stillSending(campaign)), storage)
+    }
 
     /** Whether the campaign is still sending (not paused, cancelled or deleted). */
     const stillSending = (campaign: Campaign) =>

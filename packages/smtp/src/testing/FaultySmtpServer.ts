@@ -30,6 +30,8 @@ export interface ReceivedMail {
   readonly unanswered: boolean
   /** Whether it came by BDAT (else DATA). */
   readonly chunked: boolean
+  /** When it arrived (ms since the epoch). */
+  readonly at: number
 }
 
 /** Settings of a FaultySmtpServer; all can be changed while it runs. */
@@ -177,7 +179,7 @@ export const startFaultySmtpServer = async (
     }
     /** The end of a message: its final reply (or a fault), and the mail recorded when the server took it. */
     const finish = async (raw: string, chunked: boolean) => {
-      const mail = { from: from ?? "", to: rcpts, raw, chunked }
+      const mail = { from: from ?? "", to: rcpts, raw, chunked, at: Date.now() }
       const outcome = await faulted("message", rcpts[0] ?? null, "250 2.0.0 Ok: queued")
       if (outcome !== "refused") deliver({ ...mail, unanswered: outcome === "dropped" })
       reset()

@@ -2,7 +2,7 @@
  * Reliability benchmark: the fault scenarios of the delivery tests at full size (20,000 subscribers, default
  * settings), each on the stores it concerns, with a real Postgres restart instead of the tests' proxy. Prints one
  * table row per run: mails, duplicates, missing, the bound duplicates must stay within, the longest stall at the SMTP
- * server and the total time. Usage: npm run bench:faults [-- --count 20000 --only drops,slow,crash,database,pause]
+ * server and the total time. Usage: npm run bench:faults [-- --count 20000 --only drops,slow,crash,outage,database,pause]
  */
 import { execSync } from "node:child_process"
 import { readdirSync } from "node:fs"
@@ -67,6 +67,22 @@ const scenarios: ReadonlyArray<Scenario> = [
     count: COUNT,
     bound: 5 * IN_FLIGHT,
     act: kills(5)
+  })),
+  ...(["sqlite", "postgres"] as const).map((store): Scenario => ({
+    name: "SMTP server down for 60 s mid-send",
+    key: "outage",
+    options: { store, workers: 2, smtp: { replyDelayMs: 2 } },
+    count: COUNT,
+    bound: 0,
+    act: async (rig, uuid, count) => {
+      await rig.sink.waitFor(count / 4, 600_000)
+      rig.sink.settings.down = true
+      await sleep(60_000)
+      rig.sink.settings.down = false
+      const back = performance.now()
+      await rig.waitForStatus(uuid, "sent", 1_800_000)
+      return `sent ${((performance.now() - back) / 1000).toFixed(1)} s after SMTP came back`
+    }
   })),
   {
     name: "Postgres restarted mid-send (stopped 3 s)",

@@ -1,7 +1,7 @@
 /**
  * The delivery engine in one process, for profiling: a SQLite file seeded with `--count` subscribers, the real
  * SmtpMailer, and the bench sink in its own process; times CampaignDelivery.drain() from `send` to the last record.
- * Usage: node --cpu-prof --import tsx bench/send/profile.ts [--count 20000]
+ * Usage: node --cpu-prof --import tsx bench/send/profile.ts [--count 20000] [--linger ms] [--concurrency n]
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
@@ -14,6 +14,7 @@ import {
   CampaignDelivery,
   CampaignInput,
   Campaigns,
+  DeliveryOptions,
   EmailListInput,
   EmailLists,
   Mailroom
@@ -21,7 +22,7 @@ import {
 import { CsvParseReader } from "@mailroom/csv"
 import { SmtpMailer } from "@mailroom/smtp"
 import { SqliteStorage } from "@mailroom/sqlite"
-import { Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Layer, Schema } from "effect"
 import { NodeHmac } from "../../packages/server/src/nodeHmac.js"
 import { arg } from "../lib.js"
 import { seedSqlite } from "../subscribers/seed.js"
@@ -39,7 +40,12 @@ await sleep(1500)
 const App = Mailroom.pipe(
   Layer.provideMerge(Layer.mergeAll(SqliteStorage({ filename }), SmtpMailer({ url: `smtp://127.0.0.1:${SMTP_PORT}`, maxConnections: arg("connections", 8) }), CsvParseReader)),
   Layer.provide(Layer.succeed(AppUrl, "https://mail.example.com")),
-  Layer.provide(NodeHmac)
+  Layer.provide(NodeHmac),
+  Layer.provide(Layer.effect(DeliveryOptions, Effect.map(DeliveryOptions, (defaults) => ({
+    ...defaults,
+    recordLinger: Duration.millis(arg("linger", Duration.toMillis(defaults.recordLinger))),
+    concurrency: arg("concurrency", defaults.concurrency)
+  }))))
 )
 
 await Effect.runPromise(Effect.gen(function*() {

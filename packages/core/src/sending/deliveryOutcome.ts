@@ -10,13 +10,19 @@ export interface DeliveryOutcome {
   readonly bounce: BounceType | null
 }
 
-/** Delay before the next try after a temporary failure of try `attempt` (1-based): 30 s doubling, at most an hour. */
-export const sendRetryDelayMillis = (attempt: number): number => Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 3_600_000)
+/**
+ * Delay before the next try after a temporary failure of try `attempt` (1-based): 30 s doubling, at most an hour, for
+ * a refusal about the mail or its recipient (a 4xx reply: greylisting, a busy mailbox); a flat 30 s when the server
+ * could not be reached or turned every mail away (no reply code, or 421), so that a campaign resumes within about
+ * 30 s once its SMTP server is back, however long the outage was.
+ */
+export const sendRetryDelayMillis = (attempt: number, code: number | null = 450): number =>
+  code === null || code === 421 ? 30_000 : Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 3_600_000)
 
 /**
  * What handing a send's mail to the transport came to, at `at`: sent (also when the outcome is unknown: the mail may
- * have arrived, so it is never sent again); failed with a bounce for a permanent refusal; retried with backoff for a
- * temporary one, until `retryForMillis` have passed since its first temporary failure, after which it fails as a soft
+ * have arrived, so it is never sent again); failed with a bounce for a permanent refusal; retried after
+ * `sendRetryDelayMillis` for a temporary one, until `retryForMillis` have passed since its first temporary failure, after which it fails as a soft
  * bounce (as an MTA gives up a queued mail).
  */
 export const deliveryOutcome = (
@@ -41,7 +47,12 @@ export const deliveryOutcome = (
         }
       }
       return {
-        result: { _tag: "Retry", id: send.id, reason: error.message, retryAt: new Date(at.getTime() + sendRetryDelayMillis(send.attempts + 1)) },
+        result: {
+          _tag: "Retry",
+          id: send.id,
+          reason: error.message,
+          retryAt: new Date(at.getTime() + sendRetryDelayMillis(send.attempts + 1, error.code))
+        },
         bounce: null
       }
     }

@@ -12,8 +12,8 @@ export class DeliveryOptions extends Context.Reference<DeliveryOptions>()("@mail
      * flight, so a slow MTA never lets it run out; after a crash the sends are claimed again within this time.
      */
     lease: Duration.seconds(30),
-    /** How long outcomes may wait for more before a small group is recorded (group commit; 0: at once). */
-    recordLinger: Duration.millis(2),
+    /** Longest outcomes wait for those of half the mails in flight before they are recorded (group commit; 0: at once). */
+    recordLinger: Duration.millis(10),
     /** Subscribers covered per audience-freezing statement. */
     freezeBatch: 10_000,
     /** How long one campaign is delivered before the loop looks at due and other campaigns again. */

@@ -11,7 +11,7 @@ export interface PumpOptions<A, B> {
   readonly deliver: (item: A) => Effect.Effect<B>
   /** Writes a group of outcomes; the pump waits for it (it should retry what can be retried itself). */
   readonly record: (outcomes: ReadonlyArray<B>) => Effect.Effect<void>
-  /** How long the writer waits for more outcomes before it writes a small group (0: write at once). */
+  /** Longest the writer waits for outcomes of half the workers before it writes a smaller group (0: write at once). */
   readonly recordLinger: Duration.DurationInput
   /** Extends the leases of the items held (waiting, in flight or not yet recorded); run every `renewEvery`. */
   readonly renew: (items: ReadonlyArray<A>) => Effect.Effect<void>
@@ -184,8 +184,12 @@ export const pump = <A, B>(options: PumpOptions<A, B>): Effect.Effect<PumpResult
         }
         if (workersLeft === 0) return
         yield* pending.wait()
-        // let more outcomes arrive (their I/O callbacks run between event-loop turns) so groups are not of one
-        if (linger > 0 && group.outcomes.length < options.concurrency / 2) yield* Effect.sleep(linger)
+        // a group of one statement per mail would cost the database more than the mails: wait up to `linger` for half
+        // the workers' outcomes (the other half keep the transport busy meanwhile)
+        const until = (yield* Clock.currentTimeMillis) + linger
+        for (let left = linger; left > 0 && group.outcomes.length < workersLeft / 2; left = until - (yield* Clock.currentTimeMillis)) {
+          yield* Effect.sleep(Math.min(1, left))
+        }
       }
     })
 

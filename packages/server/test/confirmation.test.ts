@@ -33,16 +33,17 @@ describe.each(stores)("confirmation link on %s", (store) => {
         yield* runJobs
         const sent = (yield* mails).filter((m) => m.to.email === email)
         expect(sent.length).toBe(1)
-        const link = sent[0]!.html.match(/http:\/\/mailroom\.test\/confirm\/[0-9a-f-]+/)?.[0]
-        expect(link).toBe(`${APP_URL}/confirm/${r.body.data.uuid}`)
+        const link = sent[0]!.html.match(/http:\/\/mailroom\.test\/confirm\/[0-9a-f-]+\/[A-Za-z0-9_-]+/)?.[0]
+        expect(link).toMatch(new RegExp(`^${APP_URL}/confirm/${r.body.data.uuid}/[A-Za-z0-9_-]{16}$`))
+        expect(sent[0]!.text).toContain(link)
         return { uuid: r.body.data.uuid as string, email, link: link! }
       })
-    /** Opens a link of a mail on the test server, as a browser without cookies or token would. */
-    const open = (link: string) =>
+    /** Opens a link of a mail on the test server (GET, or the page's button: POST), as a browser without a token would. */
+    const open = (link: string, method: "GET" | "HEAD" | "POST" = "GET") =>
       Effect.gen(function*() {
         const { url } = yield* TestServer
         return yield* Effect.promise(async (): Promise<Page> => {
-          const response = await fetch(link.replace(APP_URL, url), { redirect: "manual", headers: { accept: "text/html" } })
+          const response = await fetch(link.replace(APP_URL, url), { method, redirect: "manual", headers: { accept: "text/html" } })
           return {
             status: response.status,
             contentType: response.headers.get("content-type") ?? "",
@@ -63,13 +64,55 @@ describe.each(stores)("confirmation link on %s", (store) => {
         Effect.map((r) => r.body.data.active_subscribers_count as number)
       )
     const escaped = (name: string) => name.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    /** The page's button. */
+    const press = (link: string) => open(link, "POST")
 
-    it.effect("opening the link confirms the subscription and shows a page naming the list", () =>
+    it.effect("opening the link (GET or HEAD, as a mail scanner does) shows a page with a button and confirms nothing", () =>
+      Effect.gen(function*() {
+        const list = yield* createList()
+        const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
+        const page = yield* open(link)
+        expect(page.status, page.text).toBe(200)
+        expect(page.contentType).toContain("text/html")
+        expect(page.text).toContain("Confirm your subscription")
+        expect(page.text).toContain(`<form method="post">`)
+        expect(page.text).toContain(escaped(list.name))
+        const head = yield* open(link, "HEAD")
+        expect(head.status).toBeLessThan(300)
+        expect((yield* subscriber(uuid)).subscribed_at).toBeNull()
+        expect(yield* activeCount(list.uuid)).toBe(0)
+      }))
+
+    it.effect("a link with another subscriber's or a made-up signature is refused and changes nothing", () =>
+      Effect.gen(function*() {
+        const list = yield* createList()
+        const first = yield* subscribeAndGetLink(list.uuid)
+        const second = yield* subscribeAndGetLink(list.uuid)
+        const borrowed = `${APP_URL}/confirm/${second.uuid}/${first.link.split("/").at(-1)}`
+        for (const link of [borrowed, `${APP_URL}/confirm/${second.uuid}/AAAAAAAAAAAAAAAA`]) {
+          expect((yield* open(link)).status).toBe(404)
+          expect((yield* press(link)).status).toBe(404)
+        }
+        expect((yield* subscriber(second.uuid)).subscribed_at).toBeNull()
+      }))
+
+    it.effect("a bare-uuid link of an older mail works the same safe way: the page, then the button confirms", () =>
+      Effect.gen(function*() {
+        const list = yield* createList()
+        const { uuid } = yield* subscribeAndGetLink(list.uuid)
+        const bare = `${APP_URL}/confirm/${uuid}`
+        expect((yield* open(bare)).text).toContain("Confirm your subscription")
+        expect((yield* subscriber(uuid)).subscribed_at).toBeNull()
+        expect((yield* press(bare)).text).toContain("Subscription confirmed")
+        expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
+      }))
+
+    it.effect("pressing the button confirms the subscription and shows a page naming the list", () =>
       Effect.gen(function*() {
         const list = yield* createList()
         const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
         expect((yield* subscriber(uuid)).subscribed_at).toBeNull()
-        const page = yield* open(link)
+        const page = yield* press(link)
         expect(page.status, page.text).toBe(200)
         expect(page.contentType).toContain("text/html")
         expect(page.text).toContain("Subscription confirmed")
@@ -80,14 +123,15 @@ describe.each(stores)("confirmation link on %s", (store) => {
         expect(yield* activeCount(list.uuid)).toBe(1)
       }))
 
-    it.effect("opening the link again shows \"Already confirmed\" and changes nothing", () =>
+    it.effect("confirming again, or opening the link again, shows \"Already confirmed\" and changes nothing", () =>
       Effect.gen(function*() {
         const list = yield* createList()
         const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
-        expect((yield* open(link)).status).toBe(200)
+        expect((yield* press(link)).status).toBe(200)
         const confirmed = yield* subscriber(uuid)
         yield* Effect.sleep("10 millis")
-        const again = yield* open(link)
+        expect((yield* open(link)).text).toContain("Already confirmed")
+        const again = yield* press(link)
         expect(again.status, again.text).toBe(200)
         expect(again.contentType).toContain("text/html")
         expect(again.text).toContain("Already confirmed")
@@ -113,16 +157,16 @@ describe.each(stores)("confirmation link on %s", (store) => {
         const list = yield* createList()
         const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
         expect((yield* call("GET", `/api/subscribers/${uuid}`, { token: null })).status).toBe(401)
-        expect((yield* open(link)).status).toBe(200)
+        expect((yield* press(link)).status).toBe(200)
         expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
       }))
 
-    it.effect("with redirect_after_subscribed the link redirects there (302) and still confirms", () =>
+    it.effect("with redirect_after_subscribed the button confirms and redirects there (303)", () =>
       Effect.gen(function*() {
         const list = yield* createList({ redirect_after_subscribed: "https://example.com/welcome" })
         const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
-        const page = yield* open(link)
-        expect(page.status, page.text).toBe(302)
+        const page = yield* press(link)
+        expect(page.status, page.text).toBe(303)
         expect(page.location).toBe("https://example.com/welcome")
         expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
       }))
@@ -142,22 +186,22 @@ describe.each(stores)("confirmation link on %s", (store) => {
         })
         expectStatus(put, 200)
         expect(put.body.data.redirect_after_subscribed).toBe("https://example.org/thanks?x=1")
-        const page = yield* open(link)
-        expect(page.status, page.text).toBe(302)
+        const page = yield* press(link)
+        expect(page.status, page.text).toBe(303)
         expect(page.location).toBe("https://example.org/thanks?x=1")
         expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
       }))
 
-    it.effect("when opened again the link redirects to redirect_after_already_subscribed if set", () =>
+    it.effect("when confirmed again the link redirects to redirect_after_already_subscribed if set", () =>
       Effect.gen(function*() {
         const list = yield* createList({
           redirect_after_subscribed: "https://example.com/welcome",
           redirect_after_already_subscribed: "https://example.com/already"
         })
         const { link } = yield* subscribeAndGetLink(list.uuid)
-        expect((yield* open(link)).location).toBe("https://example.com/welcome")
-        const again = yield* open(link)
-        expect(again.status, again.text).toBe(302)
+        expect((yield* press(link)).location).toBe("https://example.com/welcome")
+        const again = yield* press(link)
+        expect(again.status, again.text).toBe(303)
         expect(again.location).toBe("https://example.com/already")
       }))
 
@@ -166,9 +210,9 @@ describe.each(stores)("confirmation link on %s", (store) => {
         const { call } = yield* TestServer
         const list = yield* createList()
         const { link, uuid } = yield* subscribeAndGetLink(list.uuid)
-        expect((yield* open(link)).status).toBe(200)
+        expect((yield* press(link)).status).toBe(200)
         expectStatus(yield* call("POST", `/api/subscribers/${uuid}/unsubscribe`), 204)
-        const page = yield* open(link)
+        const page = yield* press(link)
         expect(page.status, page.text).toBe(200)
         expect(page.contentType).toContain("text/html")
         expect(page.text).not.toContain("Subscription confirmed")

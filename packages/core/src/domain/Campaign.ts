@@ -40,6 +40,10 @@ export class Campaign extends Schema.Class<Campaign>("Campaign")({
   replyToName: Schema.NullOr(Schema.String),
   segmentDescription: Schema.String,
   utmTags: Schema.Boolean,
+  /** Mails carry an open pixel. */
+  trackOpens: Schema.Boolean,
+  /** Links in mails go through click tracking. */
+  trackClicks: Schema.Boolean,
   addSubscriberTags: Schema.Boolean,
   addSubscriberLinkTags: Schema.Boolean,
   disableWebview: Schema.Boolean,

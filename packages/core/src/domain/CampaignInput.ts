@@ -33,6 +33,8 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
   subject: optional("subject", NullableText("subject", 998)),
   scheduleAt: optionalNullable("schedule_at", ScheduleAt),
   utmTags: optionalNullable("utm_tags", Flag("utm_tags")),
+  trackOpens: optionalNullable("track_opens", Flag("track_opens")),
+  trackClicks: optionalNullable("track_clicks", Flag("track_clicks")),
   addSubscriberTags: optionalNullable("add_subscriber_tags", Flag("add_subscriber_tags")),
   addSubscriberLinkTags: optionalNullable("add_subscriber_link_tags", Flag("add_subscriber_link_tags")),
   disableWebview: optionalNullable("disable_webview", Flag("disable_webview"))

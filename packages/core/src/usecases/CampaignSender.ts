@@ -1,6 +1,5 @@
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import type { Campaign } from "../domain/Campaign.js"
-import { compileCampaign, type CompiledCampaign, type SendContext, trackableLinks } from "../domain/CampaignMail.js"
 import { normalizeEmail } from "../domain/Email.js"
 import type { EmailList } from "../domain/EmailList.js"
 import { newUuid } from "../domain/Ids.js"
@@ -14,8 +13,12 @@ import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
+import { compileMail, type CompiledMail } from "../sending/CompiledMail.js"
 import { type DeliveryOutcome, deliveryOutcome } from "../sending/deliveryOutcome.js"
-import { AppUrl } from "./AppUrl.js"
+import { trackableLinks } from "../sending/links.js"
+import type { SendContext } from "../sending/mailScope.js"
+import { PublicLinks } from "../sending/PublicLinks.js"
+import { translateLegacy } from "../sending/TemplateEngine.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
 import { pump } from "./deliveryPump.js"
 import { now } from "./now.js"
@@ -35,7 +38,7 @@ interface Outcome extends DeliveryOutcome {
 
 /** A campaign compiled once, with the transport's prepared sender for its layout when it has a bulk path. */
 interface Compiled {
-  readonly mail: CompiledCampaign
+  readonly mail: CompiledMail
   readonly sendLayout: ((mail: LayoutMail) => Effect.Effect<void, MailError>) | null
 }
 
@@ -68,7 +71,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
     const { withTransaction } = yield* Transactor
     const signer = yield* UrlSigner
     const mailer = yield* Mailer
-    const appUrl = yield* AppUrl
+    const publicLinks = yield* PublicLinks
     const options = yield* DeliveryOptions
     const budget = yield* RateBudget
     /** This process's name on the leases it holds. */
@@ -81,23 +84,30 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
     /** The last transport failure per campaign id, for the log of a campaign that makes no progress. */
     const lastFailures = new Map<number, string>()
 
-    /** The campaign compiled once per version (its links registered for click tracking). */
+    /**
+     * The campaign compiled once per version (its links registered for click tracking); fails with the reason when
+     * its html or subject is not a valid template.
+     */
     const compile = (campaign: Campaign, list: EmailList) =>
       Effect.gen(function*() {
         const key = `${campaign.id}:${campaign.updatedAt.getTime()}`
         const cached = compiled.get(key)
         if (cached !== undefined) return cached
-        const html = campaign.emailHtml ?? campaign.html ?? ""
-        const tracked = yield* links.ensure(campaign.id, trackableLinks(html))
-        const mail = compileCampaign(html, campaign.subject ?? campaign.name, {
-          appUrl,
-          campaignUuid: campaign.uuid,
-          campaignName: campaign.name,
-          listUuid: list.uuid,
-          listName: list.name,
-          linkIds: new Map(tracked.map((link) => [link.url, link.id])),
-          trackOpens: true,
-          utmTags: campaign.utmTags
+        const html = translateLegacy(campaign.emailHtml ?? campaign.html ?? "")
+        const tracked = campaign.trackClicks ? yield* links.ensure(campaign.id, trackableLinks(html)) : []
+        const mail = yield* Effect.try({
+          try: () =>
+            compileMail({
+              html,
+              subject: campaign.subject ?? campaign.name,
+              campaign: { uuid: campaign.uuid, name: campaign.name },
+              list: { uuid: list.uuid, name: list.name },
+              linkIds: new Map(tracked.map((link) => [link.url, link.id])),
+              trackOpens: campaign.trackOpens,
+              utmTags: campaign.utmTags,
+              listHeaders: true
+            }, publicLinks),
+          catch: (error) => (error instanceof Error ? error.message.split("\n")[0]! : String(error))
         })
         // the bulk path when the transport has one: it sees the layout once, then each mail only its values
         const result: Compiled = {
@@ -115,7 +125,10 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         to: { email: context.recipient.email, name: null },
         replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName }
       }
-      if (sendLayout !== null) return sendLayout({ ...addresses, ...mail.envelope(context), values: mail.values(context) })
+      if (sendLayout !== null) {
+        const { envelope, values } = mail.personalise(context)
+        return sendLayout({ ...addresses, ...envelope, values })
+      }
       const { text, ...rendered } = mail.render(context)
       return mailer.send({ ...addresses, ...rendered, ...(text === undefined ? {} : { text }) })
     }
@@ -162,7 +175,14 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
 
     /** Delivers `campaign` until `deadline` (ms), it stops sending, nothing is left to claim or the transport is down. */
     const deliverSlice = Effect.fn("CampaignSender.deliverSlice")(function*(campaign: Campaign, list: EmailList, deadline: number) {
-      const mail = yield* compile(campaign, list)
+      const compiledOrProblem = yield* Effect.either(compile(campaign, list))
+      if (Either.isLeft(compiledOrProblem)) {
+        // a campaign stored before templates were checked: it is not sent broken, it waits for a fix
+        yield* campaigns.transition(campaign.id, ["sending"], "paused", { updatedAt: yield* now })
+        yield* Effect.logWarning(`Campaign ${campaign.uuid} paused: its content is not a valid template: ${compiledOrProblem.left}`)
+        return { handled: 0, finished: 0, exhausted: false, transportDown: false } satisfies SliceResult
+      }
+      const mail = compiledOrProblem.right
       const state = { exhausted: false, transportDown: false, stopped: false, temporaryInARow: 0, finished: 0 }
 
       /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */

@@ -1,22 +1,42 @@
 import { Effect, Option, Schema } from "effect"
-import { compileCampaign } from "../domain/CampaignMail.js"
 import { normalizeEmail } from "../domain/Email.js"
-import { CampaignId } from "../domain/Ids.js"
+import { CampaignId, newUuid } from "../domain/Ids.js"
+import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import { CampaignRepository } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
-import { AppUrl } from "./AppUrl.js"
+import { compileMail } from "../sending/CompiledMail.js"
+import { trackableLinks } from "../sending/links.js"
+import type { Recipient } from "../sending/mailScope.js"
+import { PublicLinks } from "../sending/PublicLinks.js"
+import { translateLegacy } from "../sending/TemplateEngine.js"
+import { UrlSigner } from "./UrlSigner.js"
 
 const Payload = Schema.Struct({ campaignId: CampaignId, emails: Schema.Array(Schema.String) })
 
-/** Test mails of a campaign: `[Test] ` subject, personalised from the list's subscriber with that address, not counted. */
+/** Who a test mail is for when the list has no subscriber with its address: sample values. */
+const sample = (email: string): Recipient => ({
+  uuid: "00000000-0000-4000-8000-000000000000",
+  email,
+  firstName: "Jane",
+  lastName: "Doe",
+  extraAttributes: {}
+})
+
+/**
+ * Test mails of a campaign: real mails with the campaign's headers and link shapes (tracked links, open pixel,
+ * List-Unsubscribe), a `[Test] ` subject, personalised from the list's subscriber with that address or sample values.
+ * Each has its own signed id with no send behind it: nothing is counted, and its unsubscribe link opens a preview.
+ */
 export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mailroom/CampaignTestMails", {
   effect: Effect.gen(function*() {
     const campaigns = yield* CampaignRepository
     const lists = yield* EmailListRepository
     const subscribers = yield* SubscriberRepository
-    const appUrl = yield* AppUrl
+    const links = yield* CampaignLinkRepository
+    const signer = yield* UrlSigner
+    const publicLinks = yield* PublicLinks
 
     /** Sends the test mails of a queued job (nothing when the campaign or its list is gone). */
     const deliver = Effect.fn("CampaignTestMails.deliver")(function*(payload: unknown) {
@@ -26,30 +46,39 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
       const list = yield* lists.findById(campaign.value.emailListId)
       if (Option.isNone(list)) return
       const { value: c } = campaign
-      const mail = compileCampaign(c.html ?? "", `[Test] ${c.subject ?? c.name}`, {
-        appUrl,
-        campaignUuid: c.uuid,
-        campaignName: c.name,
-        listUuid: list.value.uuid,
-        listName: list.value.name,
-        trackOpens: false,
-        utmTags: c.utmTags
-      })
+      const html = translateLegacy(c.html ?? "")
+      const tracked = c.trackClicks ? yield* links.ensure(c.id, trackableLinks(html)) : []
+      const mail = yield* Effect.try(() =>
+        compileMail({
+          html,
+          subject: `[Test] ${c.subject ?? c.name}`,
+          campaign: { uuid: c.uuid, name: c.name },
+          list: { uuid: list.value.uuid, name: list.value.name },
+          linkIds: new Map(tracked.map((link) => [link.url, link.id])),
+          trackOpens: c.trackOpens,
+          utmTags: c.utmTags,
+          listHeaders: true
+        }, publicLinks)
+      ).pipe(Effect.orDie)
       const mailer = yield* Mailer
       for (const email of emails) {
         const subscriber = yield* subscribers.findByEmail(list.value.id, normalizeEmail(email))
-        const recipient = Option.match(subscriber, {
-          onNone: () => ({ uuid: "", email, firstName: null, lastName: null, extraAttributes: {} }),
-          onSome: (s) => s
+        const sendUuid = newUuid()
+        const rendered = mail.render({
+          sendUuid,
+          signature: yield* signer.sign(sendUuid),
+          recipient: Option.getOrElse(subscriber, (): Recipient => sample(email))
         })
-        const rendered = mail.render({ sendUuid: "test", signature: "test", recipient })
         yield* mailer.send({
           from: { email: c.fromEmail ?? list.value.defaultFromEmail, name: c.fromName ?? list.value.defaultFromName },
           to: { email, name: null },
+          replyTo: list.value.defaultReplyToEmail === null
+            ? null
+            : { email: list.value.defaultReplyToEmail, name: list.value.defaultReplyToName },
           subject: rendered.subject,
           html: rendered.html,
           ...(rendered.text === undefined ? {} : { text: rendered.text }),
-          headers: { "X-Mailroom-Test": "true" }
+          headers: { ...rendered.headers, "X-Mailroom-Test": "true" }
         })
       }
     })

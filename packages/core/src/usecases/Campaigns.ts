@@ -6,6 +6,7 @@ import { isEditable } from "../domain/CampaignStatus.js"
 import type { CampaignQuery } from "../domain/Collections.js"
 import { type CampaignUuid, newUuid } from "../domain/Ids.js"
 import { ValidationError } from "../errors/ValidationError.js"
+import { templateProblem } from "../sending/TemplateEngine.js"
 import { type CampaignContent, CampaignRepository, type ListedCampaign } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
@@ -63,6 +64,15 @@ export class Campaigns extends Effect.Service<Campaigns>()("@mailroom/Campaigns"
           onNone: () => null,
           onSome: (t) => fillTemplate(t.html, fields, markdown)
         })
+        // a campaign whose html or subject is not valid Liquid would only make broken mails
+        const htmlProblem = html === null ? null : templateProblem(html)
+        const subjectProblem = input.subject === undefined || input.subject === null ? null : templateProblem(input.subject)
+        if (htmlProblem !== null || subjectProblem !== null) {
+          return yield* ValidationError.fromErrors({
+            ...(htmlProblem === null ? {} : { html: [htmlProblem] }),
+            ...(subjectProblem === null ? {} : { subject: [subjectProblem] })
+          })
+        }
         const content: CampaignContent = {
           name: input.name.trim(),
           emailListId: Option.getOrThrow(list).id,
@@ -81,6 +91,8 @@ export class Campaigns extends Effect.Service<Campaigns>()("@mailroom/Campaigns"
           replyToName: null,
           segmentDescription: Option.match(segment, { onNone: () => "all subscribers", onSome: (s) => s.name }),
           utmTags: input.utmTags ?? true,
+          trackOpens: input.trackOpens ?? true,
+          trackClicks: input.trackClicks ?? true,
           addSubscriberTags: input.addSubscriberTags ?? false,
           addSubscriberLinkTags: input.addSubscriberLinkTags ?? false,
           disableWebview: input.disableWebview ?? false,

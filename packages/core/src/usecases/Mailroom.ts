@@ -20,6 +20,7 @@ import type { TrackingRepository } from "../ports/TrackingRepository.js"
 import type { Transactor } from "../ports/Transactor.js"
 import { CampaignActions } from "./CampaignActions.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
+import { PublicLinks } from "../sending/PublicLinks.js"
 import { CampaignDelivery } from "./CampaignDelivery.js"
 import { CampaignSender } from "./CampaignSender.js"
 import { Campaigns } from "./Campaigns.js"
@@ -42,6 +43,7 @@ import { Templates } from "./Templates.js"
 import { Tokens } from "./Tokens.js"
 import { Tracking } from "./Tracking.js"
 import { UrlSigner } from "./UrlSigner.js"
+import { WebViews } from "./WebViews.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -79,7 +81,9 @@ export type Mailroom =
   | CampaignDelivery
   | Sends
   | UrlSigner
+  | PublicLinks
   | Tracking
+  | WebViews
   | CampaignStatistics
   | SubscriberImports
   | ImportWorker
@@ -107,8 +111,9 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   CampaignActions.Default,
   Sends.Default,
   Tracking.Default,
+  WebViews.Default,
   CampaignStatistics.Default,
   SubscriberImports.Default,
   ImportWorker.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
-).pipe(Layer.provideMerge(UrlSigner.Default), Layer.provide(support))
+).pipe(Layer.provide(support), Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default)))

@@ -8,10 +8,12 @@ import { InvalidState } from "../errors/InvalidState.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { Transactor } from "../ports/Transactor.js"
-import { ConfirmationMails } from "./ConfirmationMails.js"
+import { NotFound } from "../errors/NotFound.js"
+import { confirmationSigned, ConfirmationMails } from "./ConfirmationMails.js"
 import { findByRef, orNotFound, parseUuid } from "./lookup.js"
 import { now } from "./now.js"
 import { retryOnConflict, StoreConflict } from "./StoreConflict.js"
+import { UrlSigner } from "./UrlSigner.js"
 
 /** What opening a confirmation link did. */
 export type ConfirmationOutcome = "confirmed" | "already-subscribed" | "unsubscribed"
@@ -23,6 +25,7 @@ export class SubscriberActions extends Effect.Service<SubscriberActions>()("@mai
     const lists = yield* EmailListRepository
     const { withTransaction } = yield* Transactor
     const confirmations = yield* ConfirmationMails
+    const signer = yield* UrlSigner
 
     /** Applies the action per the state machine; a refused action is an InvalidState (422). */
     const apply = (action: SubscriberAction, found: Subscriber) =>
@@ -53,21 +56,39 @@ export class SubscriberActions extends Effect.Service<SubscriberActions>()("@mai
       yield* apply(action, subscriber)
     })
 
-    /** Opens a confirmation link: confirms an unconfirmed subscriber; repeated opens change nothing. */
-    const confirmByLink = Effect.fn("SubscriberActions.confirmByLink")(function*(uuid: string) {
-      const ref = yield* Option.match(parseUuid(uuid), {
-        onNone: () => Effect.succeedNone,
-        onSome: (value) => repo.findByUuid(value as SubscriberUuid)
-      }).pipe(orNotFound("Subscriber"))
-      const list: EmailList = yield* lists.findById(ref.emailListId).pipe(orNotFound("Subscriber"))
-      const status = subscriberStatus(ref)
+    /**
+     * The subscriber and list a confirmation link names, and the subscriber's status. A link with a signature must
+     * carry the right one; a bare-uuid link (mailed before links were signed) is taken as it is. NotFound otherwise.
+     */
+    const linked = (uuid: string, signature: string | null) =>
+      Effect.gen(function*() {
+        const subscriber = yield* Option.match(parseUuid(uuid), {
+          onNone: () => Effect.succeedNone,
+          onSome: (value) => repo.findByUuid(value as SubscriberUuid)
+        }).pipe(orNotFound("Subscriber"))
+        if (signature !== null && !(yield* signer.verify(confirmationSigned(subscriber.uuid), signature))) {
+          return yield* NotFound.of("Subscriber")
+        }
+        const list: EmailList = yield* lists.findById(subscriber.emailListId).pipe(orNotFound("Subscriber"))
+        return { subscriber, list, status: subscriberStatus(subscriber) }
+      })
+
+    /** What the confirmation link's page shows (GET and HEAD change nothing, so link scanners confirm nobody). */
+    const confirmationPage = Effect.fn("SubscriberActions.confirmationPage")(function*(uuid: string, signature: string | null) {
+      const { list, status } = yield* linked(uuid, signature)
+      return { list, status }
+    })
+
+    /** Confirms through the link's page (a POST): an unconfirmed subscriber is confirmed; repeats change nothing. */
+    const confirmByLink = Effect.fn("SubscriberActions.confirmByLink")(function*(uuid: string, signature: string | null) {
+      const { list, status, subscriber } = yield* linked(uuid, signature)
       if (status === "unconfirmed") {
-        yield* apply("confirm", ref).pipe(Effect.catchTag("InvalidState", () => Effect.void))
+        yield* apply("confirm", subscriber).pipe(Effect.catchTag("InvalidState", () => Effect.void))
         return { list, outcome: "confirmed" as ConfirmationOutcome }
       }
       return { list, outcome: (status === "subscribed" ? "already-subscribed" : "unsubscribed") as ConfirmationOutcome }
     })
 
-    return { perform, performByEmail, confirmByLink } as const
+    return { perform, performByEmail, confirmationPage, confirmByLink } as const
   })
 }) {}

@@ -3,8 +3,10 @@ import type { TemplateQuery } from "../domain/Collections.js"
 import { newUuid, type TemplateUuid } from "../domain/Ids.js"
 import { DEFAULT_TEMPLATE_HTML } from "../domain/Template.js"
 import type { TemplateInput } from "../domain/TemplateInput.js"
+import { ValidationError } from "../errors/ValidationError.js"
 import { TemplateRepository } from "../ports/TemplateRepository.js"
 import { Transactor } from "../ports/Transactor.js"
+import { templateProblem } from "../sending/TemplateEngine.js"
 import { findByRef, orNotFound } from "./lookup.js"
 import { now } from "./now.js"
 
@@ -24,7 +26,14 @@ export class Templates extends Effect.Service<Templates>()("@mailroom/Templates"
       return yield* find(ref)
     })
 
+    /** A template whose html is not valid Liquid is refused (422 `errors.html`): it would only make broken mails. */
+    const checked = (html: string) => {
+      const problem = templateProblem(html)
+      return problem === null ? Effect.void : Effect.fail(ValidationError.field("html", problem))
+    }
+
     const create = Effect.fn("Templates.create")(function*(input: TemplateInput) {
+      yield* checked(input.html ?? DEFAULT_TEMPLATE_HTML)
       const at = yield* now
       return yield* repo.insert({
         uuid: newUuid() as TemplateUuid,
@@ -37,6 +46,7 @@ export class Templates extends Effect.Service<Templates>()("@mailroom/Templates"
     })
 
     const update = Effect.fn("Templates.update")(function*(ref: string, input: TemplateInput) {
+      yield* checked(input.html ?? "")
       const at = yield* now
       return yield* withTransaction(
         Effect.flatMap(find(ref), (template) =>

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
-import { compileCampaign, withUtmTags } from "../domain/CampaignMail.js"
 import { normalizeEmail } from "../domain/Email.js"
 import type { FeedbackInput } from "../domain/Feedback.js"
-import type { CampaignLinkId, CampaignUuid, SendUuid } from "../domain/Ids.js"
+import type { Campaign } from "../domain/Campaign.js"
+import type { CampaignLinkId, SendUuid } from "../domain/Ids.js"
 import { NotFound } from "../errors/NotFound.js"
 import type { Send } from "../domain/Send.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
@@ -15,7 +15,10 @@ import { TagRepository } from "../ports/TagRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
-import { AppUrl } from "./AppUrl.js"
+import { clickTarget, isPersonal } from "../sending/links.js"
+import { mailScope, type Recipient } from "../sending/mailScope.js"
+import { PublicLinks } from "../sending/PublicLinks.js"
+import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
 import { orNotFound, parseUuid } from "./lookup.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
@@ -36,7 +39,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const bounces = yield* BouncePolicy
     const signer = yield* UrlSigner
     const { withTransaction } = yield* Transactor
-    const appUrl = yield* AppUrl
+    const publicLinks = yield* PublicLinks
 
     /** The send a signed link stands for; none when the uuid is unknown or the signature does not match. */
     const verified = (sendUuid: string, signature: string) =>
@@ -71,13 +74,40 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       if (Option.isSome(send)) yield* withTransaction(Effect.flatMap(now, (at) => countOpen(send.value, at)))
     })
 
-    /** Records a click (which implies an open) and returns where to redirect; NotFound for an unknown link. */
+    /** Fills a personal link as written with the send's subscriber, campaign and list (blank for an unknown send). */
+    const fill = (send: Option.Option<Send>, campaign: Option.Option<Campaign>) => (written: string) =>
+      Effect.gen(function*() {
+        const subscriber = Option.isNone(send) || send.value.subscriberId === null
+          ? Option.none()
+          : yield* subscribers.findById(send.value.subscriberId)
+        const listId = Option.getOrNull(Option.flatMap(campaign, (c) => Option.fromNullable(c.emailListId)))
+        const list = listId === null ? Option.none() : yield* lists.findById(listId)
+        const scope = mailScope({
+          campaign: Option.getOrNull(Option.map(campaign, (c) => ({ uuid: c.uuid, name: c.name }))),
+          list: Option.getOrNull(Option.map(list, (l) => ({ uuid: l.uuid, name: l.name })))
+        }, {
+          sendUuid: Option.match(send, { onNone: () => "", onSome: (s) => s.uuid }),
+          signature: "",
+          recipient: Option.getOrElse(subscriber, (): Recipient => ({ uuid: "", email: "", firstName: null, lastName: null, extraAttributes: {} }))
+        }, publicLinks)
+        return renderTemplate(parseTemplate(written, "raw"), scope)
+      })
+
+    /**
+     * Records a click (which implies an open) and returns where to redirect: the link as written, filled for the
+     * send's subscriber when it is personal, with utm tags when the campaign adds them; NotFound for an unknown link.
+     */
     const click = Effect.fn("Tracking.click")(function*(sendUuid: string, linkId: number, signature: string) {
       const link = yield* links.findById(linkId as CampaignLinkId).pipe(orNotFound("Link"))
       const campaign = yield* campaigns.findById(link.campaignId)
-      const target = Option.isSome(campaign) && campaign.value.utmTags ? withUtmTags(link.url, campaign.value.name) : link.url
-      const send = yield* verified(sendUuid, signature)
-      if (Option.isNone(send) || send.value.campaignId !== link.campaignId) return target
+      const send = Option.filter(yield* verified(sendUuid, signature), (s) => s.campaignId === link.campaignId)
+      const filled = isPersonal(link.url) ? yield* Effect.either(fill(send, campaign)(link.url)) : null
+      const target = clickTarget(link.url, {
+        fill: () => (filled !== null && filled._tag === "Right" ? filled.right : ""),
+        utmCampaign: Option.isSome(campaign) && campaign.value.utmTags ? campaign.value.name : null
+      })
+      if (target === null) return yield* NotFound.of("Link")
+      if (Option.isNone(send)) return target
       yield* withTransaction(Effect.gen(function*() {
         const at = yield* now
         const { firstForSend } = yield* tracking.recordClick(send.value.id, link.id, at)
@@ -88,16 +118,26 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       return target
     })
 
-    /** What the unsubscribe page shows: the list and address, and whether it is already unsubscribed. */
+    /**
+     * What the unsubscribe page shows: the list and address, and whether it is already unsubscribed; `preview` for the
+     * signed link of a test mail (no send behind it: the page explains and changes nothing).
+     */
     const unsubscribeInfo = Effect.fn("Tracking.unsubscribeInfo")(function*(sendUuid: string, signature: string) {
-      const send = yield* verified(sendUuid, signature).pipe(orNotFound("Link"))
+      const uuid = parseUuid(sendUuid)
+      if (Option.isNone(uuid) || !(yield* signer.verify(uuid.value, signature))) return yield* NotFound.of("Link")
+      const listed = yield* sends.findByUuid(uuid.value as SendUuid)
+      if (Option.isNone(listed)) {
+        return { email: "", listName: null, redirect: null, unsubscribed: false, preview: true }
+      }
+      const send = listed.value.send
       const subscriber = send.subscriberId === null ? Option.none() : yield* subscribers.findById(send.subscriberId)
       const list = Option.isNone(subscriber) ? Option.none() : yield* lists.findById(subscriber.value.emailListId)
       return {
         email: send.email,
         listName: Option.match(list, { onNone: () => null, onSome: (l) => l.name }),
         redirect: Option.match(list, { onNone: () => null, onSome: (l) => l.redirectAfterUnsubscribed }),
-        unsubscribed: Option.match(subscriber, { onNone: () => true, onSome: (s) => subscriberStatus(s) !== "subscribed" })
+        unsubscribed: Option.match(subscriber, { onNone: () => true, onSome: (s) => subscriberStatus(s) !== "subscribed" }),
+        preview: false
       }
     })
 
@@ -123,8 +163,8 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
 
     /** The one-click unsubscribe (POST from the page or from the mail client, RFC 8058). */
     const unsubscribe = Effect.fn("Tracking.unsubscribe")(function*(sendUuid: string, signature: string) {
-      const send = yield* verified(sendUuid, signature).pipe(orNotFound("Link"))
-      yield* withTransaction(Effect.flatMap(now, (at) => unsubscribeSend(send, at)))
+      const send = yield* verified(sendUuid, signature)
+      if (Option.isSome(send)) yield* withTransaction(Effect.flatMap(now, (at) => unsubscribeSend(send.value, at)))
       return yield* unsubscribeInfo(sendUuid, signature)
     })
 
@@ -148,28 +188,6 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         })))
     })
 
-    /** The web version of a campaign that went out (drafts are not public); personal placeholders are left blank. */
-    const webview = Effect.fn("Tracking.webview")(function*(campaignUuid: string) {
-      const uuid = parseUuid(campaignUuid)
-      const campaign = Option.isNone(uuid) ? Option.none() : yield* campaigns.findByUuid(uuid.value as CampaignUuid)
-      if (Option.isNone(campaign) || ["draft", "scheduled"].includes(campaign.value.status) || campaign.value.disableWebview) {
-        return yield* NotFound.of("Campaign")
-      }
-      const c = campaign.value
-      const list = c.emailListId === null ? Option.none() : yield* lists.findById(c.emailListId)
-      const mail = compileCampaign(c.webviewHtml ?? c.html ?? "", c.subject ?? c.name, {
-        appUrl,
-        campaignUuid: c.uuid,
-        campaignName: c.name,
-        listUuid: Option.match(list, { onNone: () => "", onSome: (l) => l.uuid }),
-        listName: Option.match(list, { onNone: () => "", onSome: (l) => l.name }),
-        trackOpens: false,
-        utmTags: c.utmTags
-      })
-      const recipient = { uuid: "", email: "", firstName: null, lastName: null, extraAttributes: {} }
-      return mail.render({ sendUuid: "", signature: "", recipient }).html
-    })
-
-    return { open, click, unsubscribeInfo, unsubscribe, feedback, webview } as const
+    return { open, click, unsubscribeInfo, unsubscribe, feedback } as const
   })
 }) {}

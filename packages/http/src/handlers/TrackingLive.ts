@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { escapeHtml, Tracking } from "@mailroom/core"
+import { escapeHtml, type NotFound, Tracking, WebViews } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { htmlPage } from "./htmlPage.js"
@@ -8,9 +8,23 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 const notFound = () => Effect.succeed(htmlPage("Link not valid", "<p>This link is not valid (any more).</p>", 404))
 
+/** The unsubscribe page of a test mail: what the link does in a real mail; nothing changes. */
+const preview = htmlPage(
+  "Unsubscribe (test mail)",
+  "<p>This is a test mail. In the mail a subscriber gets, this link opens the page where they unsubscribe " +
+    "from the list. Nothing was changed.</p>"
+)
+
+/** A web view page, or the 404 page. */
+const page = <R>(html: Effect.Effect<string, NotFound, R>) =>
+  html.pipe(
+    Effect.map((text) => HttpServerResponse.text(text, { contentType: "text/html; charset=utf-8" })),
+    Effect.catchTag("NotFound", notFound)
+  )
+
 /** Handlers of the public links in campaign mails. */
 export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
-  Effect.map(Tracking, (tracking) =>
+  Effect.map(Effect.all([Tracking, WebViews]), ([tracking, webviews]) =>
     handlers
       .handle("open", ({ path }) =>
         tracking.open(path.send, path.signature).pipe(
@@ -27,7 +41,9 @@ export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
       .handle("unsubscribePage", ({ path }) =>
         tracking.unsubscribeInfo(path.send, path.signature).pipe(
           Effect.map((info) =>
-            info.unsubscribed
+            info.preview
+              ? preview
+              : info.unsubscribed
               ? htmlPage("Unsubscribed", `<p>${escapeHtml(info.email)} is not subscribed${info.listName ? ` to ${escapeHtml(info.listName)}` : ""}.</p>`)
               : htmlPage(
                 "Unsubscribe",
@@ -40,14 +56,13 @@ export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
       .handle("unsubscribe", ({ path }) =>
         tracking.unsubscribe(path.send, path.signature).pipe(
           Effect.map((info) =>
-            info.redirect
+            info.preview
+              ? preview
+              : info.redirect
               ? HttpServerResponse.redirect(info.redirect, { status: 303 })
               : htmlPage("Unsubscribed", `<p>${escapeHtml(info.email)} will get no more mail${info.listName ? ` from ${escapeHtml(info.listName)}` : ""}.</p>`)
           ),
           Effect.catchTag("NotFound", notFound)
         ))
-      .handle("webview", ({ path }) =>
-        tracking.webview(path.campaign).pipe(
-          Effect.map((html) => HttpServerResponse.text(html, { contentType: "text/html; charset=utf-8" })),
-          Effect.catchTag("NotFound", notFound)
-        ))))
+      .handle("webview", ({ path }) => page(webviews.campaign(path.campaign)))
+      .handle("webviewPersonal", ({ path }) => page(webviews.campaign(path.campaign, path.send, path.signature)))))

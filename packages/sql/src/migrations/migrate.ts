@@ -7,6 +7,7 @@ import campaigns from "./0004_campaigns.js"
 import tracking from "./0005_tracking.js"
 import imports from "./0006_imports.js"
 import deliveryLeases from "./0007_delivery_leases.js"
+import trackingSwitches from "./0008_tracking_switches.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -16,7 +17,8 @@ export const migrations = Migrator.fromRecord({
   "0004_campaigns": campaigns,
   "0005_tracking": tracking,
   "0006_imports": imports,
-  "0007_delivery_leases": deliveryLeases
+  "0007_delivery_leases": deliveryLeases,
+  "0008_tracking_switches": trackingSwitches
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -17,6 +17,8 @@ const CampaignRow = Schema.Struct({
   ...Campaign.fields,
   fields: Schema.parseJson(Campaign.fields.fields),
   utmTags: SqlBoolean,
+  trackOpens: SqlBoolean,
+  trackClicks: SqlBoolean,
   addSubscriberTags: SqlBoolean,
   addSubscriberLinkTags: SqlBoolean,
   disableWebview: SqlBoolean

@@ -1,0 +1,76 @@
+import { Effect, Option } from "effect"
+import type { CampaignUuid, SendUuid } from "../domain/Ids.js"
+import { NotFound } from "../errors/NotFound.js"
+import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { EmailListRepository } from "../ports/EmailListRepository.js"
+import { SendRepository } from "../ports/SendRepository.js"
+import { SubscriberRepository } from "../ports/SubscriberRepository.js"
+import { compileMail } from "../sending/CompiledMail.js"
+import type { Recipient } from "../sending/mailScope.js"
+import { PublicLinks } from "../sending/PublicLinks.js"
+import { webDocument } from "../sending/webDocument.js"
+import { parseUuid } from "./lookup.js"
+import { UrlSigner } from "./UrlSigner.js"
+
+/** A reader nobody knows: the values of a web view opened without a mail's signed link. */
+const NEUTRAL: Recipient = { uuid: "", email: "", firstName: null, lastName: null, extraAttributes: {} }
+
+/** The web version of campaigns: a whole page, personal for the reader of a mail's signed link, neutral otherwise. */
+export class WebViews extends Effect.Service<WebViews>()("@mailroom/WebViews", {
+  effect: Effect.gen(function*() {
+    const campaigns = yield* CampaignRepository
+    const lists = yield* EmailListRepository
+    const sends = yield* SendRepository
+    const subscribers = yield* SubscriberRepository
+    const signer = yield* UrlSigner
+    const links = yield* PublicLinks
+
+    /** The reader a signed link names when it is a mail of this campaign to a subscriber still there; else none. */
+    const reader = (campaignId: number, sendUuid: string, signature: string) =>
+      Effect.gen(function*() {
+        const uuid = parseUuid(sendUuid)
+        if (Option.isNone(uuid) || !(yield* signer.verify(uuid.value, signature))) return Option.none<Recipient>()
+        const send = yield* sends.findByUuid(uuid.value as SendUuid)
+        if (Option.isNone(send) || send.value.send.campaignId !== campaignId || send.value.send.subscriberId === null) {
+          return Option.none<Recipient>()
+        }
+        return yield* subscribers.findById(send.value.send.subscriberId)
+      })
+
+    /**
+     * The page of a campaign that went out (drafts are not public, `disable_webview` hides it): with a send's signed
+     * link its placeholders are filled for that reader, else with neutral (empty) values.
+     */
+    const campaign = Effect.fn("WebViews.campaign")(function*(campaignUuid: string, sendUuid?: string, signature?: string) {
+      const uuid = parseUuid(campaignUuid)
+      const found = Option.isNone(uuid) ? Option.none() : yield* campaigns.findByUuid(uuid.value as CampaignUuid)
+      if (Option.isNone(found) || ["draft", "scheduled"].includes(found.value.status) || found.value.disableWebview) {
+        return yield* NotFound.of("Campaign")
+      }
+      const c = found.value
+      const list = c.emailListId === null ? Option.none() : yield* lists.findById(c.emailListId)
+      const recipient = sendUuid === undefined || signature === undefined
+        ? Option.none<Recipient>()
+        : yield* reader(c.id, sendUuid, signature)
+      const rendered = yield* Effect.try(() =>
+        compileMail({
+          html: c.webviewHtml ?? c.html ?? "",
+          subject: c.subject ?? c.name,
+          campaign: { uuid: c.uuid, name: c.name },
+          list: Option.getOrNull(Option.map(list, (l) => ({ uuid: l.uuid, name: l.name }))),
+          linkIds: new Map(),
+          trackOpens: false,
+          utmTags: c.utmTags,
+          listHeaders: false
+        }, links).render({
+          sendUuid: Option.isSome(recipient) ? sendUuid! : "",
+          signature: Option.isSome(recipient) ? signature! : "",
+          recipient: Option.getOrElse(recipient, () => NEUTRAL)
+        })
+      ).pipe(Effect.mapError(() => new NotFound({ message: "Campaign not found." })))
+      return webDocument(rendered.html, rendered.subject)
+    })
+
+    return { campaign } as const
+  })
+}) {}

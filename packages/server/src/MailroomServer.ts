@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AppUrl, BounceOptions, CampaignDelivery, DeliveryOptions, ImportOptions, ImportWorker, JobWorker, Mailroom } from "@mailroom/core"
+import { AppUrl, BounceOptions, CampaignDelivery, MailIdentity, DeliveryOptions, ImportOptions, ImportWorker, JobWorker, Mailroom } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { HttpLive } from "@mailroom/http"
 import { Duration, Effect, Layer } from "effect"
@@ -44,6 +44,7 @@ export const MailroomFromConfig = (config: ServerConfig) =>
       }))
     )),
     Layer.provide(Layer.succeed(BounceOptions, { softBounceLimit: Math.max(1, config.softBounceLimit) })),
+    Layer.provide(Layer.succeed(MailIdentity, { bounceAddress: config.bounceAddress, feedbackId: config.feedbackId })),
     Layer.provide(Layer.effect(
       ImportOptions,
       Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))

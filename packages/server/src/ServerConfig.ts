@@ -23,6 +23,10 @@ export interface ServerConfig {
   readonly deliveryRetryHours: number
   /** Soft bounces in a row after which an address is suppressed. */
   readonly softBounceLimit: number
+  /** Envelope sender of every mail (`{send}` → the send's uuid, VERP); null: the From address. */
+  readonly bounceAddress: string | null
+  /** Sender id of the Feedback-ID header; null: no such header. */
+  readonly feedbackId: string | null
   /** How long a running import stays reserved without progress (renewed with every batch; crash recovery time). */
   readonly importLeaseSeconds: number
 }
@@ -43,6 +47,19 @@ export const ServerConfig: Config.Config<ServerConfig> = Config.all({
   deliveryLeaseSeconds: Config.integer("DELIVERY_LEASE_SECONDS").pipe(Config.withDefault(30)),
   deliveryRetryHours: Config.number("DELIVERY_RETRY_HOURS").pipe(Config.withDefault(48)),
   softBounceLimit: Config.integer("SOFT_BOUNCE_LIMIT").pipe(Config.withDefault(3)),
+  bounceAddress: Config.string("BOUNCE_ADDRESS").pipe(
+    Config.withDefault(""),
+    Config.map((address) => address.trim() || null),
+    Config.validate({
+      message: "BOUNCE_ADDRESS must be an address such as bounces@example.com or bounces+{send}@example.com",
+      validation: (address) => address === null || /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(address)
+    })
+  ),
+  feedbackId: Config.string("FEEDBACK_ID").pipe(
+    Config.withDefault(""),
+    Config.map((id) => id.trim() || null),
+    Config.validate({ message: "FEEDBACK_ID may hold letters, digits, dots and dashes", validation: (id) => id === null || /^[A-Za-z0-9._-]+$/.test(id) })
+  ),
   importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30))
 }).pipe(
   Config.map(({ appUrl, ...config }) => ({

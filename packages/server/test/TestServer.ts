@@ -8,6 +8,7 @@ import {
   ImportWorker,
   JobWorker,
   type Mailer,
+  MailIdentity,
   type MailMessage,
   Mailroom,
   type Storage,
@@ -73,6 +74,8 @@ export interface TestServerOptions {
   readonly mailer?: Layer.Layer<Mailer>
   /** Run the background job worker as `npm start` does (default: jobs run only through `runJobs`). */
   readonly worker?: boolean
+  /** BOUNCE_ADDRESS and FEEDBACK_ID (default: neither). */
+  readonly identity?: { readonly bounceAddress: string | null; readonly feedbackId: string | null }
 }
 
 const storage = (store: Store): Layer.Layer<Storage> =>
@@ -137,6 +140,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
     Layer.provide(storage(store)),
     Layer.provide(Layer.succeed(AppUrl, APP_URL)),
     Layer.provide(MarkedRenderer),
+    Layer.provide(options.identity === undefined ? Layer.empty : Layer.succeed(MailIdentity, options.identity)),
     Layer.orDie
   )
 }

@@ -17,6 +17,8 @@ export interface MailMessage {
   readonly text?: string
   /** Extra headers, e.g. List-Unsubscribe. */
   readonly headers?: Readonly<Record<string, string>>
+  /** The envelope sender (SMTP MAIL FROM, where bounces go); the From address when absent. */
+  readonly envelopeFrom?: string | null
 }
 
 /** One recipient's mail of a layout: everything but the bodies, and the values of the layout's holes. */
@@ -26,6 +28,8 @@ export interface LayoutMail {
   readonly replyTo?: MailAddress | null
   readonly subject: string
   readonly headers?: Readonly<Record<string, string>>
+  /** The envelope sender (SMTP MAIL FROM, where bounces go); the From address when absent. */
+  readonly envelopeFrom?: string | null
   readonly values: ReadonlyArray<string>
 }
 

@@ -10,6 +10,7 @@ import { escapeHtml } from "../domain/Html.js"
 import { htmlToText } from "../domain/HtmlText.js"
 import { type BodyLayout, fillLayout, type MailLayout } from "../domain/MailLayout.js"
 import { isPersonal, rewriteLinks, withUtmTags } from "./links.js"
+import { envelopeSender } from "./MailIdentity.js"
 import { mailScope, type MailScopeSource, type SendContext } from "./mailScope.js"
 import type { publicLinks } from "./PublicLinks.js"
 import {
@@ -32,21 +33,23 @@ export interface MailSource extends MailScopeSource {
   readonly utmTags: boolean
   /** Headers of a mail to a list: List-Unsubscribe (one-click), List-ID, Precedence. */
   readonly listHeaders: boolean
+  /** Where bounces go and the Feedback-ID sender (MailIdentity); none when absent. */
+  readonly identity?: { readonly bounceAddress: string | null; readonly feedbackId: string | null }
 }
 
-/** A rendered mail for one send. */
-export interface RenderedMail {
-  readonly subject: string
+/** A rendered mail for one send: its envelope, and its bodies. */
+export interface RenderedMail extends MailEnvelope {
   readonly html: string
   /** The plain-text alternative, when it could be compiled (else the mailer derives it from `html`). */
   readonly text?: string
-  readonly headers: Readonly<Record<string, string>>
 }
 
 /** The parts of one send's mail that are not the bodies. */
 export interface MailEnvelope {
   readonly subject: string
   readonly headers: Readonly<Record<string, string>>
+  /** The envelope sender, when bounces go elsewhere than the From address. */
+  readonly envelopeFrom: string | null
 }
 
 /**
@@ -224,10 +227,15 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
     return self
   }
   const valuesOf = (current: Run) => holes.map((value) => value(current))
+  const feedbackId = source.identity?.feedbackId
+    ? `${source.campaign?.uuid ?? "none"}:${source.list?.uuid ?? "none"}:mailroom:${source.identity.feedbackId}`
+    : null
   const envelopeOf = (current: Run): MailEnvelope => ({
     subject: renderTemplate(subject, current.scope),
+    envelopeFrom: envelopeSender(source.identity?.bounceAddress ?? null, current.send.sendUuid),
     headers: {
       ...(current.send.sendUuid === "" ? {} : { "X-Mailroom-Send": current.send.sendUuid }),
+      ...(feedbackId === null ? {} : { "Feedback-ID": feedbackId }),
       ...(source.listHeaders
         ? {
           "List-Unsubscribe": `<${links.unsubscribe(current.send)}>`,

@@ -17,6 +17,7 @@ import { compileMail, type CompiledMail } from "../sending/CompiledMail.js"
 import { type DeliveryOutcome, deliveryOutcome } from "../sending/deliveryOutcome.js"
 import { trackableLinks } from "../sending/links.js"
 import type { SendContext } from "../sending/mailScope.js"
+import { MailIdentity } from "../sending/MailIdentity.js"
 import { PublicLinks } from "../sending/PublicLinks.js"
 import { translateLegacy } from "../sending/TemplateEngine.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
@@ -72,6 +73,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
     const signer = yield* UrlSigner
     const mailer = yield* Mailer
     const publicLinks = yield* PublicLinks
+    const identity = yield* MailIdentity
     const options = yield* DeliveryOptions
     const budget = yield* RateBudget
     /** This process's name on the leases it holds. */
@@ -105,7 +107,8 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
               linkIds: new Map(tracked.map((link) => [link.url, link.id])),
               trackOpens: campaign.trackOpens,
               utmTags: campaign.utmTags,
-              listHeaders: true
+              listHeaders: true,
+              identity
             }, publicLinks),
           catch: (error) => (error instanceof Error ? error.message.split("\n")[0]! : String(error))
         })

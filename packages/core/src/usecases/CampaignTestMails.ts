@@ -9,6 +9,7 @@ import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { compileMail } from "../sending/CompiledMail.js"
 import { trackableLinks } from "../sending/links.js"
 import type { Recipient } from "../sending/mailScope.js"
+import { MailIdentity } from "../sending/MailIdentity.js"
 import { PublicLinks } from "../sending/PublicLinks.js"
 import { translateLegacy } from "../sending/TemplateEngine.js"
 import { UrlSigner } from "./UrlSigner.js"
@@ -37,6 +38,7 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
     const links = yield* CampaignLinkRepository
     const signer = yield* UrlSigner
     const publicLinks = yield* PublicLinks
+    const identity = yield* MailIdentity
 
     /** Sends the test mails of a queued job (nothing when the campaign or its list is gone). */
     const deliver = Effect.fn("CampaignTestMails.deliver")(function*(payload: unknown) {
@@ -57,7 +59,8 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
           linkIds: new Map(tracked.map((link) => [link.url, link.id])),
           trackOpens: c.trackOpens,
           utmTags: c.utmTags,
-          listHeaders: true
+          listHeaders: true,
+          identity
         }, publicLinks)
       ).pipe(Effect.orDie)
       const mailer = yield* Mailer
@@ -78,7 +81,8 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
           subject: rendered.subject,
           html: rendered.html,
           ...(rendered.text === undefined ? {} : { text: rendered.text }),
-          headers: { ...rendered.headers, "X-Mailroom-Test": "true" }
+          headers: { ...rendered.headers, "X-Mailroom-Test": "true" },
+          envelopeFrom: rendered.envelopeFrom
         })
       }
     })

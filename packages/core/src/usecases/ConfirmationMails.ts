@@ -7,6 +7,7 @@ import { JobQueue } from "../ports/JobQueue.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { compileMail } from "../sending/CompiledMail.js"
+import { MailIdentity } from "../sending/MailIdentity.js"
 import { PublicLinks } from "../sending/PublicLinks.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
@@ -34,6 +35,7 @@ export class ConfirmationMails extends Effect.Service<ConfirmationMails>()("@mai
     const lists = yield* EmailListRepository
     const signer = yield* UrlSigner
     const links = yield* PublicLinks
+    const identity = yield* MailIdentity
 
     /** Queues a confirmation mail for the subscriber (call inside the transaction that made it unconfirmed). */
     const request = Effect.fn("ConfirmationMails.request")(function*(subscriber: Subscriber) {
@@ -60,7 +62,8 @@ export class ConfirmationMails extends Effect.Service<ConfirmationMails>()("@mai
         linkIds: new Map(),
         trackOpens: false,
         utmTags: false,
-        listHeaders: false
+        listHeaders: false,
+        identity
       }, links)
       const rendered = mail.render({
         sendUuid: "",
@@ -76,7 +79,8 @@ export class ConfirmationMails extends Effect.Service<ConfirmationMails>()("@mai
         subject: rendered.subject,
         html: rendered.html,
         ...(rendered.text === undefined ? {} : { text: rendered.text }),
-        headers: rendered.headers
+        headers: rendered.headers,
+        envelopeFrom: rendered.envelopeFrom
       })
     })
 

@@ -174,7 +174,8 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
      */
     const feedback = Effect.fn("Tracking.feedback")(function*(input: FeedbackInput) {
       const email = normalizeEmail(input.email)
-      const uuid = input.sendUuid === undefined ? Option.none() : parseUuid(input.sendUuid)
+      // the send's uuid, also as the X-Mailroom-Send header of the mail shows it (in angle brackets or not)
+      const uuid = input.sendUuid === undefined ? Option.none() : parseUuid(input.sendUuid.trim().replace(/^<(.*)>$/, "$1"))
       const named = Option.isNone(uuid) ? Option.none() : Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (l) => l.send)
       const known = Option.isSome(uuid)
         ? Option.filter(named, (s) => s.email === email)

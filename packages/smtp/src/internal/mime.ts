@@ -69,7 +69,7 @@ const addressHeader = (header: string, address: MailAddress, email: string): str
   remember(`a\0${header}\0${email}\0${address.name ?? ""}`, () => writeAddressHeader(header, address, email))
 
 /** The fields of a message outside its bodies. */
-export type MailHeaders = Pick<MailMessage, "from" | "to" | "replyTo" | "subject" | "headers">
+export type MailHeaders = Pick<MailMessage, "from" | "to" | "replyTo" | "subject" | "headers" | "envelopeFrom">
 
 /** The top of a message: its headers up to the multipart Content-Type with `boundary`, and the blank line. */
 export interface MailHead {
@@ -108,7 +108,8 @@ export const mailHead = (message: MailHeaders, boundary: string, options: MimeOp
     `Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"${CRLF}${CRLF}`
   // all of it is ASCII, unless an address has a non-ASCII local part (SMTPUTF8)
   const ascii = PRINTABLE.test(from) && PRINTABLE.test(to) && (!message.replyTo || PRINTABLE.test(message.replyTo.email))
-  return { head, ascii, messageId, envelope: { from, to: [to] } }
+  const sender = message.envelopeFrom ? checkedEmail(message.envelopeFrom, "envelope sender") : from
+  return { head, ascii: ascii && PRINTABLE.test(sender), messageId, envelope: { from: sender, to: [to] } }
 }
 
 /** The headers of one body part. */

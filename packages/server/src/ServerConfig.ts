@@ -1,7 +1,14 @@
+import type { DkimKey } from "@mailroom/smtp"
 import { Config, type Option, type Redacted } from "effect"
 
-/** The runtime contract of `npm start`, read from the environment. */
-export interface ServerConfig {
+/** The runtime contract of `npm start`, read from the environment (the DKIM keys by `dkimKeys`). */
+export interface ServerConfig extends EnvironmentConfig {
+  /** Keys every outgoing mail is signed with (none: unsigned). */
+  readonly dkim: ReadonlyArray<DkimKey>
+}
+
+/** What `ServerConfig` reads from plain variables. */
+export interface EnvironmentConfig {
   readonly port: number
   readonly host: string
   readonly databaseUrl: string
@@ -32,7 +39,7 @@ export interface ServerConfig {
 }
 
 /** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
-export const ServerConfig: Config.Config<ServerConfig> = Config.all({
+export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   databaseUrl: Config.string("DATABASE_URL").pipe(Config.withDefault("sqlite:./data/mailroom.db")),

@@ -1,11 +1,11 @@
 import { Ability, type Mailroom, Tokens } from "@mailroom/core"
 import { Console, Effect, Layer, Schema } from "effect"
+import { CliError } from "./CliError.js"
+import { dkimKeys, DkimSettings } from "./dkimKeys.js"
 import { MailroomFromConfig, MailroomServer, runWorkers } from "./MailroomServer.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { isSupportedDatabaseUrl } from "./storageFromUrl.js"
 
-/** A command-line failure: printed as is, exit code 1. */
-export class CliError extends Schema.TaggedError<CliError>()("CliError", { message: Schema.String }) {}
 
 const usage = `Usage: mailroom <command>
   serve                                     run the HTTP server with a job worker (default)
@@ -21,6 +21,8 @@ const option = (args: ReadonlyArray<string>, flag: string): Array<string> =>
 
 const withMailroom = <A, E>(config: ServerConfig, effect: Effect.Effect<A, E, Mailroom>) =>
   Effect.scoped(Effect.provide(effect, MailroomFromConfig(config)))
+
+export { CliError }
 
 const tokenCreate = (args: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -54,7 +56,7 @@ const tokenRevoke = (uuid: string | undefined) =>
 /** Runs one CLI command with the given arguments (argv without node and script). */
 export const cli = (argv: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const config = yield* ServerConfig
+    const config = { ...yield* ServerConfig, dkim: yield* dkimKeys(yield* DkimSettings) }
     if (!isSupportedDatabaseUrl(config.databaseUrl)) {
       return yield* new CliError({ message: "DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…" })
     }

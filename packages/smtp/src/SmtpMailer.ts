@@ -1,5 +1,6 @@
 import { Mailer, MailError } from "@mailroom/core"
 import { Effect, Layer } from "effect"
+import { type DkimKey, makeDkimSigner } from "./Dkim.js"
 import { messageBuffers } from "./internal/BufferPool.js"
 import { buildLayoutMime, prepareLayout } from "./internal/LayoutMime.js"
 import { buildMime, type RawMail, writeMime } from "./internal/mime.js"
@@ -16,6 +17,8 @@ export interface SmtpMailerOptions {
   readonly url: string
   /** Parallel SMTP connections (default 8); each carries any number of messages, one at a time. */
   readonly maxConnections?: number
+  /** DKIM keys: every message is signed with each (two keys, RSA and Ed25519, sign it twice). */
+  readonly dkim?: ReadonlyArray<DkimKey>
 }
 
 /**
@@ -51,14 +54,25 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
         Effect.sync(() => new SmtpPool(settings, options.maxConnections ?? 8)),
         (pool) => Effect.sync(() => pool.close())
       )
+      const signer = options.dkim === undefined || options.dkim.length === 0
+        ? null
+        : yield* Effect.acquireRelease(
+          Effect.try({ try: () => makeDkimSigner(options.dkim!), catch: (error) => error }).pipe(Effect.orDie),
+          (signer) => Effect.promise(() => signer.close())
+        )
       // no span per mail: on the delivery path the tracing costs more than writing the message
       const transmit = (mail: RawMail) =>
         Effect.async<void, MailError>((resume) => {
-          pool.send(mail.envelope.from, mail.envelope.to[0]!, mail.raw, mail.dotStuffed === true).then(
+          const bytes = signer === null ? Promise.resolve(mail.raw) : signer.sign(mail.raw).then((signed) => {
+            // the signed message is a copy: the pooled buffer can serve the next mail
+            if (mail.pooled === true) messageBuffers.release(mail.raw)
+            return signed
+          })
+          bytes.then((raw) => pool.send(mail.envelope.from, mail.envelope.to[0]!, raw, mail.dotStuffed === true)).then(
             () => {
               // accepted: the server read every byte. After a failure the socket may still hold them, so that
               // buffer is left to the garbage collector rather than handed to the next mail.
-              if (mail.pooled === true) messageBuffers.release(mail.raw)
+              if (mail.pooled === true && signer === null) messageBuffers.release(mail.raw)
               resume(Effect.void)
             },
             (error) => resume(Effect.fail(toMailError(error)))
@@ -69,7 +83,9 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
         prepare: (layout) => {
           const prepared = prepareLayout(layout)
           // with CHUNKING the bytes go as they are (BDAT), else dot-stuffed for DATA (either way is correct anywhere)
-          return (mail) => Effect.flatMap(writeMime(() => buildLayoutMime(prepared, mail, { dotStuff: pool.chunking !== true })), transmit)
+          // signed messages are signed as they are, and dot-stuffed when they are written
+          const dotStuff = pool.chunking !== true && signer === null
+          return (mail) => Effect.flatMap(writeMime(() => buildLayoutMime(prepared, mail, { dotStuff })), transmit)
         }
       })
     })

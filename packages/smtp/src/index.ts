@@ -1,2 +1,3 @@
+export * from "./Dkim.js"
 export * from "./OutboxMailer.js"
 export * from "./SmtpMailer.js"

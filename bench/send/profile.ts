@@ -1,9 +1,10 @@
 /**
  * The delivery engine in one process, for profiling: a SQLite file seeded with `--count` subscribers, the real
  * SmtpMailer, and the bench sink in its own process; times CampaignDelivery.drain() from `send` to the last record.
- * Usage: node --cpu-prof --import tsx bench/send/profile.ts [--count 20000] [--linger ms] [--concurrency n]
+ * Usage: node --cpu-prof --import tsx bench/send/profile.ts [--count 20000] [--linger ms] [--concurrency n] [--dkim rsa|ed25519]
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { generateKeyPairSync } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -20,7 +21,7 @@ import {
   Mailroom
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
-import { SmtpMailer } from "@mailroom/smtp"
+import { type DkimKey, SmtpMailer } from "@mailroom/smtp"
 import { SqliteStorage } from "@mailroom/sqlite"
 import { Duration, Effect, Layer, Schema } from "effect"
 import { NodeHmac } from "../../packages/server/src/nodeHmac.js"
@@ -29,6 +30,15 @@ import { seedSqlite } from "../subscribers/seed.js"
 import { html } from "./html.js"
 
 const COUNT = arg("count", 20_000)
+
+/** `--dkim rsa` or `--dkim ed25519`: a key made for the run; none without. */
+const dkimKeys = (): Array<DkimKey> => {
+  const i = process.argv.indexOf("--dkim")
+  const kind = i > 0 ? process.argv[i + 1] : undefined
+  if (kind !== "rsa" && kind !== "ed25519") return []
+  const { privateKey } = kind === "rsa" ? generateKeyPairSync("rsa", { modulusLength: 2048 }) : generateKeyPairSync("ed25519")
+  return [{ domain: "example.com", selector: "bench", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() }]
+}
 const SMTP_PORT = 2725
 const filename = join(mkdtempSync(join(tmpdir(), "mailroom-send-profile-")), "db.sqlite")
 
@@ -38,7 +48,11 @@ const sink: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/se
 await sleep(1500)
 
 const App = Mailroom.pipe(
-  Layer.provideMerge(Layer.mergeAll(SqliteStorage({ filename }), SmtpMailer({ url: `smtp://127.0.0.1:${SMTP_PORT}`, maxConnections: arg("connections", 8) }), CsvParseReader)),
+  Layer.provideMerge(Layer.mergeAll(
+    SqliteStorage({ filename }),
+    SmtpMailer({ url: `smtp://127.0.0.1:${SMTP_PORT}`, maxConnections: arg("connections", 8), dkim: dkimKeys() }),
+    CsvParseReader
+  )),
   Layer.provide(Layer.succeed(AppUrl, "https://mail.example.com")),
   Layer.provide(NodeHmac),
   Layer.provide(Layer.effect(DeliveryOptions, Effect.map(DeliveryOptions, (defaults) => ({

@@ -2,9 +2,11 @@
  * Send benchmark: 100,000 subscribers, a ~30 KB personalised HTML mail with 10 tracked links, into a loopback SMTP
  * sink (its own process). Measures the time from POST send to status `sent` and the peak RSS of each Mailroom process:
  * SQLite with the workers inside the server, and Postgres with 3 `mailroom worker` processes.
- * Usage: npm run bench:send [-- --count 100000]
+ * Usage: npm run bench:send [-- --count 100000 --stores sqlite --dkim none,rsa,ed25519]; with --dkim each store runs
+ * once per signing: unsigned, RSA-2048 and Ed25519 (keys made for the run).
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { generateKeyPairSync } from "node:crypto"
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import {
@@ -47,14 +49,30 @@ const startSink = async (): Promise<ChildProcess> => {
   throw new Error("sink did not start")
 }
 
+const signings = (() => {
+  const i = process.argv.indexOf("--dkim")
+  return (i > 0 ? (process.argv[i + 1] ?? "") : "none").split(",").filter((s): s is "none" | "rsa" | "ed25519" => ["none", "rsa", "ed25519"].includes(s))
+})()
+/** The DKIM settings of a signing: a key made for the run. */
+const dkimEnv = (signing: "none" | "rsa" | "ed25519"): Record<string, string> => {
+  if (signing === "none") return {}
+  const { privateKey } = signing === "rsa" ? generateKeyPairSync("rsa", { modulusLength: 2048 }) : generateKeyPairSync("ed25519")
+  return { DKIM_DOMAIN: "example.com", DKIM_SELECTOR: "bench", DKIM_PRIVATE_KEY: privateKey.export({ type: "pkcs8", format: "pem" }).toString() }
+}
+
 const rows: Array<string> = []
-for (const store of stores()) {
+for (const store of stores()) for (const signing of signings) {
   const sink = await startSink()
   try {
     if (store === "sqlite") rmSync("bench/send/data", { recursive: true, force: true })
     const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
     const port = 3980 + rows.length
-    const env = { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, APP_URL: "https://mail.example.com", NODE_OPTIONS: process.env["BENCH_NODE_OPTIONS"] ?? "" }
+    const env = {
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      APP_URL: "https://mail.example.com",
+      NODE_OPTIONS: process.env["BENCH_NODE_OPTIONS"] ?? "",
+      ...dkimEnv(signing)
+    }
     let server = await startServer(databaseUrl, port, { ...env, WORKERS: "false" })
     const created = await call(port, "POST", "/api/email-lists", JSON.stringify({ name: "Bench", default_from_email: "news@example.com" }))
     const list = JSON.parse(created.text).data as { id: number; uuid: string }
@@ -82,7 +100,7 @@ for (const store of stores()) {
       const seconds = (performance.now() - start) / 1000
       const sunk = await sinkStatus()
       const rss = [server, ...workers].map((p) => peakRssMb(p.pid))
-      const line = `| ${store} | ${store === "sqlite" ? "server (1 process)" : `${WORKERS} worker processes`} | ${eligible} | ` +
+      const line = `| ${store} | ${store === "sqlite" ? "server (1 process)" : `${WORKERS} worker processes`} | ${signing} | ${eligible} | ` +
         `${seconds.toFixed(1)} | ${(eligible / seconds).toFixed(0)} | ${sunk.messages - before} | ${sunk.duplicates} | ` +
         `${rss.map((mb) => mb.toFixed(0)).join(" / ")} |`
       console.log(line)
@@ -97,8 +115,8 @@ for (const store of stores()) {
   }
 }
 
-console.log(`\n${machine()}; ${COUNT} subscribers seeded (90 % subscribed), ~30 KB HTML, 10 tracked links, personalised.`)
-console.log("| store | workers | mails | seconds | mails/s | sink got | duplicates | peak RSS MB (server / workers) |")
-console.log("|---|---|---|---|---|---|---|---|")
+console.log(`\n${machine()}; ${COUNT} subscribers seeded (90 % subscribed), ~30 KB HTML, five Liquid outputs, one {% if %}, 10 personalised tracked links.`)
+console.log("| store | workers | DKIM | mails | seconds | mails/s | sink got | duplicates | peak RSS MB (server / workers) |")
+console.log("|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

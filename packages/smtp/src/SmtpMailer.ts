@@ -83,9 +83,13 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
         prepare: (layout) => {
           const prepared = prepareLayout(layout)
           // with CHUNKING the bytes go as they are (BDAT), else dot-stuffed for DATA (either way is correct anywhere)
-          // signed messages are signed as they are, and dot-stuffed when they are written
-          const dotStuff = pool.chunking !== true && signer === null
-          return (mail) => Effect.flatMap(writeMime(() => buildLayoutMime(prepared, mail, { dotStuff })), transmit)
+          // signed messages are signed as they are, and dot-stuffed when they are written; whether the server takes
+          // BDAT is known once a connection is open, so it is asked for each mail
+          return (mail) =>
+            Effect.flatMap(
+              writeMime(() => buildLayoutMime(prepared, mail, { dotStuff: pool.chunking !== true && signer === null })),
+              transmit
+            )
         }
       })
     })

@@ -87,6 +87,19 @@ describe.each([false, true])("SmtpMailer under faults (CHUNKING %s)", (chunking)
     }))
 })
 
+describe("SmtpMailer bulk path", () => {
+  it.scopedLive("layout mails go by BDAT once the server is known to offer CHUNKING", () =>
+    Effect.gen(function*() {
+      const server = yield* faulty({ chunking: true })
+      const mailer = yield* mailerOn(server)
+      const send = mailer.prepare!({ html: ["<p>Hi ", 0, "</p>\n.<p>dot line</p>"], text: ["Hi ", 0, "\n.dot line"] })
+      for (const name of ["Ana", "Bo", "Cy"]) yield* send({ ...message(`${name.toLowerCase()}@example.org`), values: [name] })
+      // the first mail is written before any connection said what it offers: it may go by DATA
+      expect(server.received.slice(1).map((m) => m.chunked)).toEqual([true, true])
+      expect(server.received[2]!.raw).toContain("\r\n.<p>dot line</p>")
+    }))
+})
+
 describe("SmtpMailer connection trouble", () => {
   it.scopedLive("a server that refuses every connection fails mails as temporary; back up, the next mail goes through", () =>
     Effect.gen(function*() {

@@ -51,6 +51,20 @@ describe.each(stores)("campaign bodies and access on %s", (store) => {
         expectValidation(yield* post({ ...base, segment_uuid: 7 }), ["segment_uuid"])
       }))
 
+    it.effect("type may only be draft: other values answer 422 and create nothing", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* newList
+        const name = unique("typed ")
+        expectValidation(yield* post({ name, email_list_uuid: list.uuid, type: "automated" }), ["type"])
+        expectValidation(yield* post({ name, email_list_uuid: list.uuid, type: 1 }), ["type"])
+        const listed = yield* call("GET", `/api/campaigns?filter[search]=${encodeURIComponent(name)}`)
+        expect(listed.body.data).toEqual([])
+        const draft = yield* post({ name, email_list_uuid: list.uuid, type: "draft" })
+        expectStatus(draft, 201)
+        expect(draft.body.data.status).toBe("draft")
+      }))
+
     it.effect("every invalid field is reported at once (missing name and missing list)", () =>
       Effect.gen(function*() {
         expectValidation(yield* post({}), ["name", "email_list_uuid"])

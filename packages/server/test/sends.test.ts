@@ -134,6 +134,22 @@ describe.each(stores)("sends on %s", (store) => {
         expectMessageOnly(yield* call("GET", `/api/sends/${send!.uuid}`), 404)
       }))
 
+    it.effect("deleting a subscriber deletes its sends, deleting the list the rest; the campaign's sent count keeps", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const { list: listUuid, people } = yield* audience
+        const campaign = yield* sendCampaign(listUuid)
+        const ada = (yield* list({ "filter[subscriber_uuid]": people["ada"]! })).data[0]!
+        expectStatus(yield* call("DELETE", `/api/subscribers/${people["ada"]}`), 204)
+        expectMessageOnly(yield* call("GET", `/api/sends/${ada.uuid}`), 404)
+        expect((yield* list({ "filter[campaign_uuid]": campaign })).meta.total).toBe(1)
+        expectStatus(yield* call("DELETE", `/api/email-lists/${listUuid}`), 204)
+        expect((yield* list({ "filter[campaign_uuid]": campaign })).meta.total).toBe(0)
+        const kept = yield* call("GET", `/api/campaigns/${campaign}`)
+        expectStatus(kept, 200)
+        expect(kept.body.data.sent_to_number_of_subscribers).toBe("2")
+      }))
+
     it.effect("an unknown sort or filter answers 400 {message}", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

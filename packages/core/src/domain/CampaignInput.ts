@@ -37,7 +37,9 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
   trackClicks: optionalNullable("track_clicks", Flag("track_clicks")),
   addSubscriberTags: optionalNullable("add_subscriber_tags", Flag("add_subscriber_tags")),
   addSubscriberLinkTags: optionalNullable("add_subscriber_link_tags", Flag("add_subscriber_link_tags")),
-  disableWebview: optionalNullable("disable_webview", Flag("disable_webview"))
+  disableWebview: optionalNullable("disable_webview", Flag("disable_webview")),
+  /** Only `draft` (behaviors.md 8.2): a campaign is made a draft and sent with `send`. */
+  type: optionalNullable("type", Schema.Literal("draft").annotations({ message: () => "The selected type is invalid. Only draft is allowed." }))
 }) {}
 
 /** A JSON object body. */

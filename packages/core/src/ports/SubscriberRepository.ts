@@ -30,7 +30,7 @@ export class SubscriberRepository extends Context.Tag("@mailroom/SubscriberRepos
   readonly findByEmail: (emailListId: EmailListId, email: string) => Effect.Effect<Option.Option<Subscriber>>
   /** Every list's subscriber with this (normalized) address. */
   readonly findAllByEmail: (email: string) => Effect.Effect<ReadonlyArray<Subscriber>>
-  /** Deletes the subscriber with its tag links. */
+  /** Deletes the subscriber with its tag links and its sends (with their click rows; campaign counters keep). */
   readonly delete: (id: SubscriberId) => Effect.Effect<boolean>
   /** Attaches tags (already attached ones are kept once). */
   readonly addTags: (id: SubscriberId, tagIds: ReadonlyArray<TagId>) => Effect.Effect<void>

@@ -43,11 +43,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
       return first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
     }
 
-    const checkHeader = (texts: ReadonlyArray<string>, complete: boolean) =>
-      Option.match(headerProblem(texts, complete), {
-        onNone: () => Effect.void,
-        onSome: (problem) => Effect.fail(ValidationError.field("subscribers_csv", problem))
-      })
 
     const listOf = (id: number) =>
       Effect.flatMap(Option.isSome(parseIntId(String(id))) ? lists.findById(id as EmailListId) : Effect.succeedNone, Option.match({
@@ -91,7 +86,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
 
     const create = Effect.fn("SubscriberImports.create")(function*(input: SubscriberImportInput) {
       const list = yield* listOf(input.emailListId)
-      yield* checkHeader([input.subscribersCsv], false)
       const at = yield* now
       return yield* repo.insert({
         uuid: newUuid() as SubscriberImportUuid,
@@ -115,7 +109,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
     const update = Effect.fn("SubscriberImports.update")(function*(ref: string, input: SubscriberImportInput) {
       const current = yield* Effect.flatMap(find(ref), draftOnly)
       const list = yield* listOf(input.emailListId)
-      yield* checkHeader([input.subscribersCsv], false)
       const settings = {
         emailListId: list.id,
         subscribeUnsubscribed: input.subscribeUnsubscribed,
@@ -133,7 +126,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
 
     const append = Effect.fn("SubscriberImports.append")(function*(ref: string, input: SubscriberImportAppend) {
       const current = yield* Effect.flatMap(find(ref), draftOnly)
-      if (current.csvLength === 0) yield* checkHeader([input.subscribersCsv], false)
       return yield* repo.append(current.id, input.subscribersCsv, yield* now).pipe(
         Effect.flatMap(Option.match({
           onNone: () => Effect.fail(new InvalidState({ message: "Cannot update a non-draft import." })),
@@ -147,7 +139,10 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
       yield* repo.delete(subscriberImport.id)
     })
 
-    /** Hands a draft to the worker (status pending), once its CSV has a header with an email column. */
+    /**
+     * Hands a draft to the worker (status pending) when its CSV has a header with an email column; without one the
+     * import is deleted and the answer is 422 `errors.file` (behaviors.md section 11).
+     */
     const start = Effect.fn("SubscriberImports.start")(function*(ref: string) {
       const current = yield* find(ref)
       if (!importAllows(current.status, "start")) return yield* new InvalidState({ message: "Cannot start a non-draft import." })
@@ -164,7 +159,11 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
           newline ||= text.includes("\n")
           return more()
         }))
-      yield* checkHeader(texts, more())
+      const problem = headerProblem(texts, more())
+      if (Option.isSome(problem)) {
+        yield* repo.delete(current.id)
+        return yield* ValidationError.field("file", `No header row with an email column found: ${problem.value}`)
+      }
       const { from, to } = importTransitions.start
       yield* repo.transition(current.id, from, to, { updatedAt: yield* now }).pipe(
         orNotFound("Subscriber import"),

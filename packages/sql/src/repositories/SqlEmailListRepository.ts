@@ -58,11 +58,16 @@ export const SqlEmailListRepository = Layer.effect(
       delete: (id) =>
         Effect.gen(function*() {
           yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id IN (SELECT id FROM subscribers WHERE email_list_id = ${id})`
+          yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT s.id FROM sends s JOIN subscribers b ON b.id = s.subscriber_id WHERE b.email_list_id = ${id})`
+          yield* sql`DELETE FROM sends WHERE subscriber_id IN (SELECT id FROM subscribers WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM subscribers WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM segment_tags WHERE segment_id IN (SELECT id FROM segments WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM segments WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM tags WHERE email_list_id = ${id}`
           yield* sql`UPDATE campaigns SET email_list_id = NULL, segment_id = NULL WHERE email_list_id = ${id}`
+          yield* sql`DELETE FROM subscriber_import_parts WHERE import_id IN (SELECT id FROM subscriber_imports WHERE email_list_id = ${id})`
+          yield* sql`DELETE FROM subscriber_import_errors WHERE import_id IN (SELECT id FROM subscriber_imports WHERE email_list_id = ${id})`
+          yield* sql`DELETE FROM subscriber_imports WHERE email_list_id = ${id}`
           return yield* deleteById(sql, "email_lists", id)
         }).pipe(Effect.orDie),
       list: (query) =>

@@ -147,6 +147,9 @@ export const SqlSubscriberRepository = Layer.effect(
           if (deleted.length === 0) return false
           yield* countTags(yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`, -1)
           yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
+          // its mails go with it (a campaign's counters keep what they counted)
+          yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT id FROM sends WHERE subscriber_id = ${id})`
+          yield* sql`DELETE FROM sends WHERE subscriber_id = ${id}`
           return true
         }).pipe(Effect.orDie),
       addTags: (id, tagIds) =>

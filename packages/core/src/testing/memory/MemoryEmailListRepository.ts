@@ -28,18 +28,28 @@ export const makeMemoryEmailListRepository = (state: MemoryState) => {
     findByUuid: (uuid) => Effect.sync(() => Option.fromNullable([...rows().values()].find((l) => l.uuid === uuid))),
     delete: (id) =>
       Effect.sync(() => {
-        const { segments, subscriberTags, subscribers, tags } = state.tables
+        const { campaignClicks, segments, sends, subscriberTags, subscribers, tags } = state.tables
+        const members = new Set<number | null>()
         for (const [key, row] of subscribers) {
           if (row.emailListId === id) {
+            members.add(key)
             subscribers.delete(key)
             subscriberTags.delete(key)
           }
         }
+        const gone = new Set([...sends.values()].filter((r) => members.has(r.send.subscriberId)).map((r) => r.send.id as number))
+        for (const sendId of gone) sends.delete(sendId)
+        for (const [key, click] of campaignClicks) if (gone.has(click.sendId)) campaignClicks.delete(key)
         for (const [key, row] of tags) if (row.emailListId === id) tags.delete(key)
         for (const [key, row] of segments) if (row.emailListId === id) segments.delete(key)
         for (const [key, row] of state.tables.campaigns) {
           if (row.emailListId === id) state.tables.campaigns.set(key, new Campaign({ ...row, emailListId: null, segmentId: null }))
         }
+        const { importErrors, importParts, subscriberImports } = state.tables
+        const imports = new Set([...subscriberImports.values()].filter((i) => i.emailListId === id).map((i) => i.id as number))
+        for (const [key, part] of importParts) if (imports.has(part.importId)) importParts.delete(key)
+        for (const [key, error] of importErrors) if (imports.has(error.importId)) importErrors.delete(key)
+        for (const importId of imports) subscriberImports.delete(importId)
         return rows().delete(id)
       }),
     list: (query) =>

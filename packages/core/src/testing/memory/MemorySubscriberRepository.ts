@@ -92,6 +92,11 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         rows().delete(id)
         state.tables.subscriberTags.delete(id)
         adjustActive(existing.emailListId, -active(existing))
+        // its mails go with it (a campaign's counters keep what they counted)
+        const { campaignClicks, sends } = state.tables
+        const gone = new Set([...sends.values()].filter((r) => r.send.subscriberId === id).map((r) => r.send.id as number))
+        for (const sendId of gone) sends.delete(sendId)
+        for (const [key, click] of campaignClicks) if (gone.has(click.sendId)) campaignClicks.delete(key)
         return true
       }),
     addTags: (id, tagIds) => Effect.sync(() => setTags(id, new Set([...tagIdsOf(id), ...tagIds]))),

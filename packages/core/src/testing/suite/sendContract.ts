@@ -5,6 +5,8 @@ import type { SendId, SendUuid } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
 import type { SegmentRule } from "../../domain/SegmentRule.js"
 import { Send } from "../../domain/Send.js"
+import { CampaignRepository } from "../../ports/CampaignRepository.js"
+import { EmailListRepository } from "../../ports/EmailListRepository.js"
 import { SendRepository } from "../../ports/SendRepository.js"
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
 import { campaignFixtures } from "./campaignFixtures.js"
@@ -22,7 +24,7 @@ const rule = (overrides: Partial<SegmentRule>): SegmentRule => ({
 /** SendRepository conformance: freezing the audience in batches, finding and deleting sends. */
 export const sendContract = (makeStorage: MakeStorage) =>
   describe("SendRepository", () => {
-    const { aList, audience, campaign, freeze, run, sendsOf, subscribe, suppress, tagsOf } = campaignFixtures(makeStorage)
+    const { aList, audience, campaign, found, freeze, run, sendsOf, subscribe, suppress, tagsOf } = campaignFixtures(makeStorage)
     const recipients = (c: Campaign) => Effect.map(sendsOf(c), (sends) => sends.map((s) => s.subscriberId))
 
     it.effect("freezes one pending send per subscribed member of the list, skipping unconfirmed, unsubscribed and suppressed ones", () =>
@@ -139,7 +141,7 @@ export const sendContract = (makeStorage: MakeStorage) =>
         expect(yield* frozenFor(rule({}))).toEqual([a.id, c.id, d.id, e.id])
       })))
 
-    it.effect("finds a send by uuid with the public ids of its campaign and subscriber, null once the subscriber is gone", () =>
+    it.effect("finds a send by uuid with the public ids of its campaign and subscriber; deleting the subscriber deletes its sends, not the campaign's counts", () =>
       run(Effect.gen(function*() {
         const sends = yield* SendRepository
         const { campaign: c, sends: [first, second], subscribers: [ada] } = yield* audience(["ada@example.com", "bob@example.com"])
@@ -151,12 +153,21 @@ export const sendContract = (makeStorage: MakeStorage) =>
         expect(Option.getOrThrow(yield* sends.findByUuid(second!.uuid)).send).toEqual(second)
         expect(Option.isNone(yield* sends.findByUuid(newUuid() as SendUuid))).toBe(true)
 
+        yield* Effect.flatMap(CampaignRepository, (r) => r.addCounters(c.id, { openCount: 2, uniqueOpenCount: 1 }, at(9)))
         yield* Effect.flatMap(SubscriberRepository, (r) => r.delete(ada!.id))
-        expect(Option.getOrThrow(yield* sends.findByUuid(first!.uuid))).toEqual({
-          send: first,
-          campaignUuid: c.uuid,
-          subscriberUuid: null
-        })
+        expect(Option.isNone(yield* sends.findByUuid(first!.uuid))).toBe(true)
+        expect(yield* sendsOf(c)).toEqual([second])
+        expect(yield* found(c.id)).toMatchObject({ openCount: 2, uniqueOpenCount: 1 })
+      })))
+
+    it.effect("deleting an email list deletes its subscribers' sends, keeping the campaign and other lists' sends", () =>
+      run(Effect.gen(function*() {
+        const doomed = yield* audience(["ada@example.com", "bob@example.com"])
+        const kept = yield* audience(["ada@example.com"])
+        yield* Effect.flatMap(EmailListRepository, (r) => r.delete(doomed.list))
+        expect(yield* sendsOf(doomed.campaign)).toEqual([])
+        expect(yield* found(doomed.campaign.id)).toMatchObject({ id: doomed.campaign.id, emailListId: null })
+        expect(yield* sendsOf(kept.campaign)).toEqual(kept.sends)
       })))
 
     it.effect("deletes a send once", () =>

@@ -5,6 +5,7 @@ import { makeCollectionQuery } from "../../domain/CollectionQuery.js"
 import type { EmailListId, SubscriberImportId, SubscriberImportUuid } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
 import type { ImportStatus } from "../../domain/ImportStatus.js"
+import { EmailListRepository } from "../../ports/EmailListRepository.js"
 import { type CsvPart, SubscriberImportRepository } from "../../ports/SubscriberImportRepository.js"
 import { at, type MakeStorage } from "./fixtures.js"
 import { importFixtures } from "./importFixtures.js"
@@ -70,6 +71,18 @@ export const subscriberImportContract = (makeStorage: MakeStorage) =>
         expect(other.id).toBeGreaterThan(saved.id)
         expect(other.startedAt).toEqual(at(3))
         expect(Option.getOrThrow(yield* repo.findById(other.id))).toEqual(other)
+      })))
+
+    it.effect("deleting an email list deletes its imports with their parts and refused rows, and only its own", () =>
+      run(Effect.gen(function*() {
+        const repo = yield* SubscriberImportRepository
+        const [doomed, kept] = [yield* aList, yield* aList]
+        const draft = yield* insertImport(doomed, {}, "email\na@example.com\n")
+        const other = yield* insertImport(kept)
+        yield* Effect.flatMap(EmailListRepository, (r) => r.delete(doomed))
+        expect(Option.isNone(yield* repo.findById(draft.id))).toBe(true)
+        expect(yield* repo.csvParts(draft.id, 0, 10)).toEqual([])
+        expect(Option.isSome(yield* repo.findById(other.id))).toBe(true)
       })))
 
     it.effect("appends CSV parts to a draft, tracking its length, and reads them back in order and in pages", () =>

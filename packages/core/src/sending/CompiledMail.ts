@@ -14,12 +14,12 @@ import { envelopeSender } from "./MailIdentity.js"
 import { mailScope, type MailScopeSource, type SendContext } from "./mailScope.js"
 import type { publicLinks } from "./PublicLinks.js"
 import {
+  compileRender,
+  fastOutput,
   fixedText,
   htmlContext,
   parseTemplate,
-  type ParsedTemplate,
   renderInContext,
-  renderTemplate,
   translateLegacy
 } from "./TemplateEngine.js"
 
@@ -67,7 +67,8 @@ export interface CompiledMail {
 interface Run {
   readonly send: SendContext
   readonly scope: Record<string, unknown>
-  readonly context: ReturnType<typeof htmlContext>
+  /** The Liquid context of the html, made when a piece first needs Liquid. */
+  readonly context: () => ReturnType<typeof htmlContext>
   readonly done: Map<Hole, string>
 }
 
@@ -157,8 +158,8 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
       const fixed = tagged(url)
       return () => fixed
     }
-    const template = parseTemplate(url, "raw")
-    return (run) => tagged(renderTemplate(template, run.scope))
+    const template = compileRender(parseTemplate(url, "raw"))
+    return (run) => tagged(template(run.scope))
   })
   const linkHoles = linkUrls.map((url) => hole((run) => escapeHtml(url(run)), (_, run) => url(run)))
 
@@ -174,8 +175,13 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
     const isValue = written.startsWith("{{")
     const seen = isValue && !assigns ? values.get(written) : undefined
     if (seen !== undefined) return seen
-    // a value's text is the value unescaped; a block's, the text of what it rendered
-    const made = hole((run) => renderInContext(run.context, [piece]), isValue ? unescapeHtml : (html) => htmlToText(html))
+    // a plain value without assignments around is read directly; a value's text is the value unescaped, a block's
+    // the text of what it rendered
+    const fast = isValue && !assigns ? fastOutput(written, "html") : null
+    const made = hole(
+      (run) => fast?.(run.scope) ?? renderInContext(run.context(), [piece]),
+      isValue ? unescapeHtml : (html) => htmlToText(html)
+    )
     if (isValue) values.set(written, made)
     return made
   }
@@ -199,7 +205,7 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
   }
   if (!pixelPlaced) parts.push(pixel)
   const htmlParts = parts.filter((part) => part !== "")
-  const subject: ParsedTemplate = parseTemplate(translateLegacy(source.subject), "raw")
+  const subject = compileRender(parseTemplate(translateLegacy(source.subject), "raw"))
 
   // every hole becomes a numbered value, shared by the html and text layouts
   const holes: Array<(run: Run) => string> = []
@@ -222,7 +228,8 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
 
   const run = (send: SendContext): Run => {
     const scope: Record<string, unknown> = mailScope(source, send, links)
-    const self: Run = { send, scope, context: htmlContext(scope), done: new Map() }
+    let context: ReturnType<typeof htmlContext> | undefined
+    const self: Run = { send, scope, context: () => (context ??= htmlContext(scope)), done: new Map() }
     scope["_link"] = new LinkDrop((index) => linkUrls[index]?.(self) ?? "")
     return self
   }
@@ -231,7 +238,7 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
     ? `${source.campaign?.uuid ?? "none"}:${source.list?.uuid ?? "none"}:mailroom:${source.identity.feedbackId}`
     : null
   const envelopeOf = (current: Run): MailEnvelope => ({
-    subject: renderTemplate(subject, current.scope),
+    subject: subject(current.scope),
     envelopeFrom: envelopeSender(source.identity?.bounceAddress ?? null, current.send.sendUuid),
     headers: {
       ...(current.send.sendUuid === "" ? {} : { "X-Mailroom-Send": current.send.sendUuid }),

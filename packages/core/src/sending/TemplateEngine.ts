@@ -87,6 +87,67 @@ export const renderInContext = (context: Context, pieces: ReadonlyArray<Template
 /** Parses and renders a whole template at once (subjects, URLs, short texts). */
 export const renderTemplate = (parsed: ParsedTemplate, scope: object): string => renderPieces(parsed, parsed.pieces, scope)
 
+const SIMPLE_OUTPUT = /^\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}$/
+const SPECIAL_KEYS = new Set(["size", "first", "last"])
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&#34;", "'": "&#39;" }
+const escapeLiquid = (text: string) => (/[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text)
+const isPlain = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== "object" || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * A plain output such as `{{ subscriber.first_name }}` (a path, no filters) evaluated without the Liquid engine, as
+ * Liquid would (own properties only, nil as empty, values escaped the same way); null for any other piece. At render
+ * time it answers undefined when the value is not plain data (a Drop, an array, a function), and Liquid renders it.
+ */
+export const fastOutput = (written: string, escaping: Escaping): ((scope: object) => string | undefined) | null => {
+  const match = SIMPLE_OUTPUT.exec(written)
+  if (match === null) return null
+  const path = match[1]!.split(".")
+  if (path.some((key) => SPECIAL_KEYS.has(key))) return null
+  return (scope) => {
+    let value: unknown = scope
+    for (const key of path) {
+      if (!isPlain(value)) return undefined
+      value = Object.hasOwn(value, key) ? value[key] : undefined
+    }
+    const text = typeof value === "string"
+      ? value
+      : value === undefined || value === null
+      ? ""
+      : typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : undefined
+    return text === undefined || escaping === "raw" ? text : escapeLiquid(text)
+  }
+}
+
+/**
+ * A parsed template as a function of its scope: fixed text and plain outputs are joined directly (the common subject
+ * or URL), anything else goes through Liquid.
+ */
+export const compileRender = (parsed: ParsedTemplate): (scope: object) => string => {
+  const whole = (scope: object) => renderPieces(parsed, parsed.pieces, scope)
+  const parts: Array<string | ((scope: object) => string | undefined)> = []
+  for (const piece of parsed.pieces) {
+    const text = fixedText(piece)
+    const fast = text === null ? fastOutput(piece.token.getText(), parsed.escaping) : null
+    if (text === null && fast === null) return whole
+    parts.push(text ?? fast!)
+  }
+  return (scope) => {
+    let out = ""
+    for (const part of parts) {
+      const value = typeof part === "string" ? part : part(scope)
+      if (value === undefined) return whole(scope)
+      out += value
+    }
+    return out
+  }
+}
+
 /** Why `source` (with legacy replacers) is not a valid template, or null when it is. */
 export const templateProblem = (source: string): string | null => {
   try {

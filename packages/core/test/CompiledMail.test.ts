@@ -7,7 +7,11 @@ const source = (html: string, overrides: Partial<MailSource> = {}): MailSource =
   subject: "Hello {{ subscriber.first_name }}",
   campaign: { uuid: "c0ffee00-0000-4000-8000-000000000001", name: "Autumn & Co" },
   list: { uuid: "11111111-0000-4000-8000-000000000001", name: "Readers <all>" },
-  linkIds: new Map([["https://example.com/a?x=1&y=2", 7], ["https://example.com/b", 8], ["https://example.org/p?e={{ subscriber.email }}", 9]]),
+  linkTokens: new Map([
+    ["https://example.com/a?x=1&y=2", "7.link7"],
+    ["https://example.com/b", "8.link8"],
+    ["https://example.org/p?e={{ subscriber.email }}", "9.link9"]
+  ]),
   trackOpens: true,
   utmTags: false,
   listHeaders: true,
@@ -16,10 +20,10 @@ const source = (html: string, overrides: Partial<MailSource> = {}): MailSource =
 
 const send = (firstName: string | null, extra: Record<string, unknown> = {}): SendContext => ({
   sendUuid: "5e4d0000-0000-4000-8000-000000000009",
-  signature: "sig_-0",
+  signatures: { open: "sig_open", click: "sig_click", unsubscribe: "sig_unsub", webview: "sig_view" },
   recipient: { uuid: "a0000000-0000-4000-8000-000000000003", email: "zoe+x@example.org", firstName, lastName: "Lima", extraAttributes: extra }
 })
-const click = (link: number) => `https://mail.example.com/t/c/5e4d0000-0000-4000-8000-000000000009/${link}/sig_-0`
+const click = (link: number) => `https://mail.example.com/t/c/5e4d0000-0000-4000-8000-000000000009/${link}.link${link}/sig_click`
 
 const documents = [
   `<html><head><title>{{ subscriber.first_name }}</title></head><body><h1>Hi {{ subscriber.first_name }},</h1>` +
@@ -56,18 +60,18 @@ describe("compileMail", () => {
     expect(rendered.text).toContain(`Read Lima (${click(7)})`)
     expect(rendered.text).toContain("Plan: gold ()")
     // the unsubscribe and web view links are the send's own, not click-tracked
-    expect(rendered.html).toContain(`<a href="https://mail.example.com/u/5e4d0000-0000-4000-8000-000000000009/sig_-0">`)
+    expect(rendered.html).toContain(`<a href="https://mail.example.com/u/5e4d0000-0000-4000-8000-000000000009/sig_unsub">`)
     expect(rendered.html).toContain(
-      `href="https://mail.example.com/webview/c0ffee00-0000-4000-8000-000000000001/5e4d0000-0000-4000-8000-000000000009/sig_-0"`
+      `href="https://mail.example.com/webview/c0ffee00-0000-4000-8000-000000000001/5e4d0000-0000-4000-8000-000000000009/sig_view"`
     )
     expect(rendered.headers).toEqual({
       "X-Mailroom-Send": "5e4d0000-0000-4000-8000-000000000009",
-      "List-Unsubscribe": "<https://mail.example.com/u/5e4d0000-0000-4000-8000-000000000009/sig_-0>",
+      "List-Unsubscribe": "<https://mail.example.com/u/5e4d0000-0000-4000-8000-000000000009/sig_unsub>",
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
       "List-ID": "<11111111-0000-4000-8000-000000000001.mail.example.com>",
       "Precedence": "bulk"
     })
-    expect(rendered.html).toMatch(/<img src="https:\/\/mail\.example\.com\/t\/o\/5e4d0000-0000-4000-8000-000000000009\/sig_-0"[^>]*><\/body>/)
+    expect(rendered.html).toMatch(/<img src="https:\/\/mail\.example\.com\/t\/o\/5e4d0000-0000-4000-8000-000000000009\/sig_open"[^>]*><\/body>/)
   })
 
   it("runs Liquid: conditions, loops, filters, assignments across the mail, extra attributes by name", () => {
@@ -85,10 +89,10 @@ describe("compileMail", () => {
     const tracked = compileMail(source(html), links).render(send("Zoë"))
     expect(tracked.html).toContain(`href="${click(9)}"`)
     expect(tracked.html).toContain(`href="https://example.org/q?n=Zoë"`)
-    const untracked = compileMail(source(html, { linkIds: new Map(), utmTags: true }), links).render(send("Zoë"))
+    const untracked = compileMail(source(html, { linkTokens: new Map(), utmTags: true }), links).render(send("Zoë"))
     expect(untracked.html).toContain(`href="https://example.org/p?e=zoe+x%40example.org&amp;utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=autumn-co"`)
     expect(untracked.html).toContain(`href="https://example.org/q?n=Zo%C3%AB&amp;utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=autumn-co"`)
-    const plain = compileMail(source(html, { linkIds: new Map() }), links).render(send("Zoë"))
+    const plain = compileMail(source(html, { linkTokens: new Map() }), links).render(send("Zoë"))
     expect(plain.html).toContain(`href="https://example.org/p?e=zoe+x@example.org"`)
   })
 

@@ -60,10 +60,24 @@ export const pageWindow = (current: number, last: number): Array<Element> => {
   return [1, 2, "...", ...range(current - onEachSide, current + onEachSide), "...", last - 1, last]
 }
 
+/** The first of a comma-separated forwarding header's values, when there is one. */
+const forwarded = (value: string | undefined): string | undefined => value?.split(",")[0]?.trim() || undefined
+
+/**
+ * The URL the client asked for, as page links show it: the forwarded protocol and host when a proxy gave usable
+ * ones (`http`/`https`, a valid host), else the Host header, else localhost. Unusable headers are ignored, not an error.
+ */
 const requestUrl = (request: HttpServerRequest.HttpServerRequest): URL => {
-  const proto = request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() || "http"
-  const host = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "localhost"
-  return new URL(request.url, `${proto}://${host}`)
+  const given = forwarded(request.headers["x-forwarded-proto"])?.toLowerCase()
+  const proto = given === "https" || given === "http" ? given : "http"
+  for (const host of [forwarded(request.headers["x-forwarded-host"]), request.headers["host"], "localhost"]) {
+    if (host === undefined || !URL.canParse(`${proto}://${host}`)) continue
+    const base = new URL(`${proto}://${host}`)
+    // a host header carries a host and a port only
+    if (base.pathname !== "/" || base.search !== "" || base.username !== "" || base.password !== "") continue
+    if (URL.canParse(request.url, base)) return new URL(request.url, base)
+  }
+  return new URL("http://localhost/")
 }
 
 /** Wraps a page of resources in the collection envelope; page links keep the request's other query parameters. */

@@ -13,6 +13,7 @@ import { Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ErrorResponses } from "./ErrorResponses.js"
+import { guardBodies } from "./guardBodies.js"
 import { CampaignsLive } from "./handlers/CampaignsLive.js"
 import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
 import { EmailListsLive } from "./handlers/EmailListsLive.js"
@@ -80,7 +81,8 @@ export const limitBody = (maxBytes: number) => (app: HttpApp.Default): HttpApp.D
 export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: HttpOptions = {}) => {
   const logger = options.logRequests === false ? (app: HttpApp.Default) => app : HttpMiddleware.logger
   const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
-  return HttpApiBuilder.serve((app) => logger(limit(app))).pipe(
+  const guard = guardBodies()
+  return HttpApiBuilder.serve((app) => logger(limit(guard(app)))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

@@ -150,7 +150,12 @@ describe.each(stores)("the sending core on %s", (store) => {
         expect(neutral.text).toContain("<title>News for you</title>")
         expect(neutral.text).toContain("<p>Hi reader</p>")
         const forged = yield* get(yield* local(personal.replace(/\/[A-Za-z0-9_-]+$/, "/AAAAAAAAAAAAAAAA")))
-        expect(forged.text).toContain("<p>Hi reader</p>")
+        expect([forged.status, forged.text]).not.toContain(200)
+        expect(forged.status).toBe(404)
+        expect(forged.text).not.toContain("Ada")
+        // the pixel's signature is not the web view's
+        const pixel = /src="http:\/\/mailroom\.test\/t\/o\/[^/]+\/([^"]+)"/.exec(ada.html)![1]!
+        expect((yield* get(yield* local(personal.replace(/\/[A-Za-z0-9_-]+$/, `/${pixel}`)))).status).toBe(404)
       }))
   })
 })

@@ -67,17 +67,42 @@ describe.each(stores)("tracking links and feedback on %s", (store) => {
         expect(bobTags).toEqual([`campaign-${campaign}-clicked`, `campaign-${campaign}-opened`])
       }))
 
-    it.effect("forged or foreign signatures count nothing; a known link still redirects", () =>
+    it.effect("every link checks its own signature: forged, swapped, cross-purpose or enumerated links answer 404 and count nothing", () =>
       Effect.gen(function*() {
+        const { url } = yield* TestServer
         const { ada, bob, campaign } = yield* sent
-        const forged = (u: string) => u.replace(/\/[^/]+$/, "/AAAAAAAAAAAAAAAA")
-        expect((yield* get(forged(ada.open))).status).toBe(200)
-        const swapped = ada.clicks[0]!.replace(/\/t\/c\/[^/]+/, bob.clicks[0]!.match(/\/t\/c\/[^/]+/)![0])
-        expect((yield* get(forged(ada.clicks[0]!))).status).toBe(302)
-        expect((yield* get(swapped)).status).toBe(302)
-        expect(yield* stats(campaign)).toMatchObject({ open_count: "0", click_count: "0" })
-        expect((yield* get(`${ada.clicks[0]!.replace(/\/t\/c\/[^/]+\/\d+\//, "/t/c/x/999999/")}`)).status).toBe(404)
-        expect((yield* get(forged(ada.unsubscribe))).status).toBe(404)
+        const other = yield* sent
+        const last = /\/[^/]+$/
+        const signatureOf = (u: string) => last.exec(u)![0].slice(1)
+        const forged = (u: string) => u.replace(last, "/AAAAAAAAAAAAAAAA")
+        const notFound = (u: string) =>
+          Effect.map(get(u), (r) => {
+            expect(r.status, u).toBe(404)
+            expect(r.headers.get("location")).toBeNull()
+            expect(r.text).not.toContain("example.com")
+          })
+        yield* notFound(forged(ada.open))
+        yield* notFound(forged(ada.clicks[0]!))
+        yield* notFound(forged(ada.unsubscribe))
+        // ada's link under bob's send uuid, and a link of another campaign under ada's send and signature
+        yield* notFound(ada.clicks[0]!.replace(/\/t\/c\/[^/]+/, bob.clicks[0]!.match(/\/t\/c\/[^/]+/)![0]))
+        const foreignLink = other.ada.clicks[0]!.split("/").at(-2)!
+        yield* notFound(ada.clicks[0]!.replace(/\/[^/]+\/([^/]+)$/, `/${foreignLink}/$1`))
+        // each purpose has its own signature
+        yield* notFound(ada.open.replace(last, `/${signatureOf(ada.unsubscribe)}`))
+        yield* notFound(ada.unsubscribe.replace(last, `/${signatureOf(ada.open)}`))
+        yield* notFound(ada.unsubscribe.replace(last, `/${signatureOf(ada.clicks[0]!)}`))
+        expect((yield* get(ada.unsubscribe.replace(last, `/${signatureOf(ada.open)}`), { method: "POST" })).status).toBe(404)
+        // link ids are signed: bare, altered or out-of-range ids are not links
+        const id = ada.clicks[0]!.split("/").at(-2)!
+        expect(id).toMatch(/^\d+\.[A-Za-z0-9_-]{16}$/)
+        yield* notFound(ada.clicks[0]!.replace(`/${id}/`, `/${id.split(".")[0]}/`))
+        yield* notFound(ada.clicks[0]!.replace(`/${id}/`, `/${Number(id.split(".")[0]) + 1}.${id.split(".")[1]}/`))
+        yield* notFound(`${url}/t/c/x/999999/x`)
+        yield* notFound(`${url}/t/c/x/2147483648/x`)
+        yield* notFound(ada.clicks[0]!.replace(`/${id}/`, "/2147483648/"))
+        expect(yield* stats(campaign)).toMatchObject({ open_count: "0", click_count: "0", unsubscribe_count: "0" })
+        expect((yield* get(ada.clicks[0]!)).status).toBe(302)
       }))
 
     it.effect("GET on the unsubscribe link only shows a page; POST (one-click) unsubscribes once", () =>

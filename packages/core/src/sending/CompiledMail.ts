@@ -27,8 +27,8 @@ import {
 export interface MailSource extends MailScopeSource {
   readonly html: string
   readonly subject: string
-  /** The id of each click-tracked link, by the link as written; the others are not tracked. */
-  readonly linkIds: ReadonlyMap<string, number>
+  /** The signed id (UrlSigner.linkToken) of each click-tracked link, by the link as written; the others are not tracked. */
+  readonly linkTokens: ReadonlyMap<string, string>
   readonly trackOpens: boolean
   readonly utmTags: boolean
   /** Headers of a mail to a list: List-Unsubscribe (one-click), List-ID, Precedence. */
@@ -147,12 +147,12 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
   const campaignName = source.campaign?.name ?? ""
   const { html: rewritten, links: written } = rewriteLinks(
     translateLegacy(source.html),
-    (url) => !source.linkIds.has(url) && !isPersonal(url) && !source.utmTags
+    (url) => !source.linkTokens.has(url) && !isPersonal(url) && !source.utmTags
   )
   // the address of each rewritten link for a send: a click URL when tracked, else the link (filled) with utm tags
   const linkUrls = written.map((url): (run: Run) => string => {
-    const id = source.linkIds.get(url)
-    if (id !== undefined) return (run) => links.click(run.send, id)
+    const token = source.linkTokens.get(url)
+    if (token !== undefined) return (run) => links.click(run.send, token)
     const tagged = (filled: string) => (source.utmTags ? withUtmTags(filled, campaignName) : filled)
     if (!isPersonal(url)) {
       const fixed = tagged(url)

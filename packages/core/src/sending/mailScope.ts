@@ -1,4 +1,4 @@
-import type { publicLinks } from "./PublicLinks.js"
+import type { publicLinks, SendSignatures } from "./PublicLinks.js"
 
 /** What a rendered mail may mention of its recipient. */
 export interface Recipient {
@@ -9,10 +9,10 @@ export interface Recipient {
   readonly extraAttributes: Readonly<Record<string, unknown>>
 }
 
-/** Per-send values: the send's uuid and signature (empty for mails without a send), the recipient, and more variables. */
+/** Per-send values: the send's uuid and link signatures (empty for mails without a send), the recipient, and more. */
 export interface SendContext {
   readonly sendUuid: string
-  readonly signature: string
+  readonly signatures: SendSignatures
   readonly recipient: Recipient
   /** Variables of this one mail (e.g. `confirmUrl`), beside the usual ones. */
   readonly variables?: Readonly<Record<string, unknown>>

@@ -97,6 +97,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         if (cached !== undefined) return cached
         const html = translateLegacy(campaign.emailHtml ?? campaign.html ?? "")
         const tracked = campaign.trackClicks ? yield* links.ensure(campaign.id, trackableLinks(html)) : []
+        const linkTokens = new Map(yield* Effect.forEach(tracked, (link) => Effect.map(signer.linkToken(link.id), (token) => [link.url, token] as const)))
         const mail = yield* Effect.try({
           try: () =>
             compileMail({
@@ -104,7 +105,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
               subject: campaign.subject ?? campaign.name,
               campaign: { uuid: campaign.uuid, name: campaign.name },
               list: { uuid: list.uuid, name: list.name },
-              linkIds: new Map(tracked.map((link) => [link.url, link.id])),
+              linkTokens,
               trackOpens: campaign.trackOpens,
               utmTags: campaign.utmTags,
               listHeaders: true,
@@ -197,7 +198,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
           if (!recipient.subscribed) return Effect.succeed(skipped("The subscriber was no longer subscribed when the mail went out."))
           if (suppressed) return Effect.succeed(skipped("The address is suppressed."))
           // a few effects per mail only: this runs thousands of times a second
-          return Effect.flatMap(signer.sign(send.uuid), (signature) => mailTo(campaign, mail, { sendUuid: send.uuid, signature, recipient })).pipe(
+          return Effect.flatMap(signer.signSend(send.uuid), (signatures) => mailTo(campaign, mail, { sendUuid: send.uuid, signatures, recipient })).pipe(
             Effect.matchEffect({
               onSuccess: () =>
                 Effect.sync((): Outcome => {

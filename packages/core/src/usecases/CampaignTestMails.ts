@@ -50,13 +50,16 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
       const { value: c } = campaign
       const html = translateLegacy(c.html ?? "")
       const tracked = c.trackClicks ? yield* links.ensure(c.id, trackableLinks(html)) : []
+      const linkTokens = new Map(
+        yield* Effect.forEach(tracked, (link) => Effect.map(signer.linkToken(link.id), (token) => [link.url, token] as const))
+      )
       const mail = yield* Effect.try(() =>
         compileMail({
           html,
           subject: `[Test] ${c.subject ?? c.name}`,
           campaign: { uuid: c.uuid, name: c.name },
           list: { uuid: list.value.uuid, name: list.value.name },
-          linkIds: new Map(tracked.map((link) => [link.url, link.id])),
+          linkTokens,
           trackOpens: c.trackOpens,
           utmTags: c.utmTags,
           listHeaders: true,
@@ -69,7 +72,7 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
         const sendUuid = newUuid()
         const rendered = mail.render({
           sendUuid,
-          signature: yield* signer.sign(sendUuid),
+          signatures: yield* signer.signSend(sendUuid),
           recipient: Option.getOrElse(subscriber, (): Recipient => sample(email))
         })
         yield* mailer.send({

@@ -8,7 +8,7 @@ import { Mailer } from "../ports/Mailer.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { compileMail } from "../sending/CompiledMail.js"
 import { MailIdentity } from "../sending/MailIdentity.js"
-import { PublicLinks } from "../sending/PublicLinks.js"
+import { NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
 
@@ -59,7 +59,7 @@ export class ConfirmationMails extends Effect.Service<ConfirmationMails>()("@mai
         subject: "Confirm your subscription to {{ list.name }}",
         campaign: null,
         list: { uuid: l.uuid, name: l.name },
-        linkIds: new Map(),
+        linkTokens: new Map(),
         trackOpens: false,
         utmTags: false,
         listHeaders: false,
@@ -67,7 +67,7 @@ export class ConfirmationMails extends Effect.Service<ConfirmationMails>()("@mai
       }, links)
       const rendered = mail.render({
         sendUuid: "",
-        signature: "",
+        signatures: NO_SIGNATURES,
         recipient: subscriber.value,
         variables: { confirmUrl: yield* url(subscriber.value) }
       })

@@ -17,7 +17,7 @@ import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { clickTarget, isPersonal } from "../sending/links.js"
 import { mailScope, type Recipient } from "../sending/mailScope.js"
-import { PublicLinks } from "../sending/PublicLinks.js"
+import { type LinkPurpose, NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
 import { orNotFound, parseUuid } from "./lookup.js"
 import { now } from "./now.js"
@@ -41,12 +41,20 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const { withTransaction } = yield* Transactor
     const publicLinks = yield* PublicLinks
 
-    /** The send a signed link stands for; none when the uuid is unknown or the signature does not match. */
-    const verified = (sendUuid: string, signature: string) =>
+    /**
+     * The send a link signed for `purpose` stands for: none for a test mail (its uuid has no send), NotFound when the
+     * signature is not the send's for this purpose (nor, for a mail sent before purposes, its one old signature).
+     */
+    const verified = (purpose: LinkPurpose, sendUuid: string, signature: string, legacyOnly = false) =>
       Effect.gen(function*() {
         const uuid = parseUuid(sendUuid)
-        if (Option.isNone(uuid) || !(yield* signer.verify(uuid.value, signature))) return Option.none<Send>()
-        return Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (listed) => listed.send)
+        if (Option.isNone(uuid)) return yield* NotFound.of("Link")
+        const send = Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (listed) => listed.send)
+        const sentAt = Option.isSome(send) ? send.value.sentAt : null
+        const valid = (!legacyOnly && (yield* signer.verifySend(purpose, uuid.value, signature))) ||
+          (yield* signer.verifyLegacy(uuid.value, signature, sentAt))
+        if (!valid) return yield* NotFound.of("Link")
+        return send
       })
 
     /** With `add_subscriber_tags`, tags the subscriber `campaign-<uuid>-opened` or `-clicked` (system tags). */
@@ -68,9 +76,9 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         if (first) yield* tagSubscriber(send, "opened", at)
       })
 
-    /** Records an open from the pixel (unknown or forged links are ignored). */
+    /** Records an open from the pixel; NotFound for a link not signed as this send's pixel. */
     const open = Effect.fn("Tracking.open")(function*(sendUuid: string, signature: string) {
-      const send = yield* verified(sendUuid, signature)
+      const send = yield* verified("open", sendUuid, signature)
       if (Option.isSome(send)) yield* withTransaction(Effect.flatMap(now, (at) => countOpen(send.value, at)))
     })
 
@@ -87,7 +95,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
           list: Option.getOrNull(Option.map(list, (l) => ({ uuid: l.uuid, name: l.name })))
         }, {
           sendUuid: Option.match(send, { onNone: () => "", onSome: (s) => s.uuid }),
-          signature: "",
+          signatures: NO_SIGNATURES,
           recipient: Option.getOrElse(subscriber, (): Recipient => ({ uuid: "", email: "", firstName: null, lastName: null, extraAttributes: {} }))
         }, publicLinks)
         return renderTemplate(parseTemplate(written, "raw"), scope)
@@ -97,10 +105,16 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
      * Records a click (which implies an open) and returns where to redirect: the link as written, filled for the
      * send's subscriber when it is personal, with utm tags when the campaign adds them; NotFound for an unknown link.
      */
-    const click = Effect.fn("Tracking.click")(function*(sendUuid: string, linkId: number, signature: string) {
-      const link = yield* links.findById(linkId as CampaignLinkId).pipe(orNotFound("Link"))
+    const click = Effect.fn("Tracking.click")(function*(sendUuid: string, linkToken: string, signature: string) {
+      // a signed link id; a bare one only in a mail sent before purposes, with its old signature
+      const signedId = yield* signer.linkIdOf(linkToken)
+      const bareId = signedId === null && /^\d{1,10}$/.test(linkToken) && Number(linkToken) < 2 ** 31 ? Number(linkToken) : null
+      if (signedId === null && bareId === null) return yield* NotFound.of("Link")
+      const sent = yield* verified("click", sendUuid, signature, signedId === null)
+      const link = yield* links.findById((signedId ?? bareId!) as CampaignLinkId).pipe(orNotFound("Link"))
+      if (Option.isSome(sent) && sent.value.campaignId !== link.campaignId) return yield* NotFound.of("Link")
       const campaign = yield* campaigns.findById(link.campaignId)
-      const send = Option.filter(yield* verified(sendUuid, signature), (s) => s.campaignId === link.campaignId)
+      const send = sent
       const filled = isPersonal(link.url) ? yield* Effect.either(fill(send, campaign)(link.url)) : null
       const target = clickTarget(link.url, {
         fill: () => (filled !== null && filled._tag === "Right" ? filled.right : ""),
@@ -123,13 +137,11 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
      * signed link of a test mail (no send behind it: the page explains and changes nothing).
      */
     const unsubscribeInfo = Effect.fn("Tracking.unsubscribeInfo")(function*(sendUuid: string, signature: string) {
-      const uuid = parseUuid(sendUuid)
-      if (Option.isNone(uuid) || !(yield* signer.verify(uuid.value, signature))) return yield* NotFound.of("Link")
-      const listed = yield* sends.findByUuid(uuid.value as SendUuid)
+      const listed = yield* verified("unsubscribe", sendUuid, signature)
       if (Option.isNone(listed)) {
         return { email: "", listName: null, redirect: null, unsubscribed: false, preview: true }
       }
-      const send = listed.value.send
+      const send = listed.value
       const subscriber = send.subscriberId === null ? Option.none() : yield* subscribers.findById(send.subscriberId)
       const list = Option.isNone(subscriber) ? Option.none() : yield* lists.findById(subscriber.value.emailListId)
       return {
@@ -163,7 +175,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
 
     /** The one-click unsubscribe (POST from the page or from the mail client, RFC 8058). */
     const unsubscribe = Effect.fn("Tracking.unsubscribe")(function*(sendUuid: string, signature: string) {
-      const send = yield* verified(sendUuid, signature)
+      const send = yield* verified("unsubscribe", sendUuid, signature)
       if (Option.isSome(send)) yield* withTransaction(Effect.flatMap(now, (at) => unsubscribeSend(send.value, at)))
       return yield* unsubscribeInfo(sendUuid, signature)
     })

@@ -7,7 +7,7 @@ import { SendRepository } from "../ports/SendRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { compileMail } from "../sending/CompiledMail.js"
 import type { Recipient } from "../sending/mailScope.js"
-import { PublicLinks } from "../sending/PublicLinks.js"
+import { NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { webDocument } from "../sending/webDocument.js"
 import { parseUuid } from "./lookup.js"
 import { UrlSigner } from "./UrlSigner.js"
@@ -25,12 +25,19 @@ export class WebViews extends Effect.Service<WebViews>()("@mailroom/WebViews", {
     const signer = yield* UrlSigner
     const links = yield* PublicLinks
 
-    /** The reader a signed link names when it is a mail of this campaign to a subscriber still there; else none. */
+    /**
+     * The reader a web view link names: the subscriber of a mail of this campaign, none when the subscriber or the
+     * send is gone (a neutral page), a NotFound when the link is not signed for the web view.
+     */
     const reader = (campaignId: number, sendUuid: string, signature: string) =>
       Effect.gen(function*() {
         const uuid = parseUuid(sendUuid)
-        if (Option.isNone(uuid) || !(yield* signer.verify(uuid.value, signature))) return Option.none<Recipient>()
+        if (Option.isNone(uuid)) return yield* NotFound.of("Campaign")
         const send = yield* sends.findByUuid(uuid.value as SendUuid)
+        const sentAt = Option.isSome(send) ? send.value.send.sentAt : null
+        const signed = (yield* signer.verifySend("webview", uuid.value, signature)) ||
+          (yield* signer.verifyLegacy(uuid.value, signature, sentAt))
+        if (!signed) return yield* NotFound.of("Campaign")
         if (Option.isNone(send) || send.value.send.campaignId !== campaignId || send.value.send.subscriberId === null) {
           return Option.none<Recipient>()
         }
@@ -52,19 +59,21 @@ export class WebViews extends Effect.Service<WebViews>()("@mailroom/WebViews", {
       const recipient = sendUuid === undefined || signature === undefined
         ? Option.none<Recipient>()
         : yield* reader(c.id, sendUuid, signature)
+      // the reader's own mail, links included (the web view link proved it is theirs)
+      const signatures = Option.isSome(recipient) ? yield* signer.signSend(sendUuid!) : NO_SIGNATURES
       const rendered = yield* Effect.try(() =>
         compileMail({
           html: c.webviewHtml ?? c.html ?? "",
           subject: c.subject ?? c.name,
           campaign: { uuid: c.uuid, name: c.name },
           list: Option.getOrNull(Option.map(list, (l) => ({ uuid: l.uuid, name: l.name }))),
-          linkIds: new Map(),
+          linkTokens: new Map(),
           trackOpens: false,
           utmTags: c.utmTags,
           listHeaders: false
         }, links).render({
           sendUuid: Option.isSome(recipient) ? sendUuid! : "",
-          signature: Option.isSome(recipient) ? signature! : "",
+          signatures,
           recipient: Option.getOrElse(recipient, () => NEUTRAL)
         })
       ).pipe(Effect.mapError(() => new NotFound({ message: "Campaign not found." })))

@@ -31,10 +31,11 @@ export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
           Effect.as(HttpServerResponse.uint8Array(PIXEL, {
             contentType: "image/gif",
             headers: { "cache-control": "no-store, no-cache, must-revalidate, private" }
-          }))
+          })),
+          Effect.catchTag("NotFound", notFound)
         ))
       .handle("click", ({ path }) =>
-        tracking.click(path.send, /^\d{1,10}$/.test(path.link) ? Number(path.link) : 0, path.signature).pipe(
+        tracking.click(path.send, path.link, path.signature).pipe(
           Effect.map((url) => HttpServerResponse.redirect(url, { status: 302, headers: { "cache-control": "no-store" } })),
           Effect.catchTag("NotFound", notFound)
         ))

@@ -1,0 +1,96 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { expectMessageOnly, expectStatus, expectValidation, unique } from "./expectations.js"
+import { stores, TestServer, TestServerLive } from "./TestServer.js"
+
+describe.each(stores)("request limits on %s", (store) => {
+  layer(TestServerLive(store), { excludeTestServices: true })((it) => {
+    const listWithSubscriber = Effect.gen(function*() {
+      const { call } = yield* TestServer
+      const list = (yield* call("POST", "/api/email-lists", { body: { name: unique("Limits "), default_from_email: "l@example.com" } })).body.data
+      const subscriber = (yield* call("POST", `/api/email-lists/${list.uuid}/subscribers`, { body: { email: `${unique("s")}@example.com` } }))
+        .body.data
+      return { list: list.uuid as string, subscriber: subscriber.uuid as string }
+    })
+    const templateCount = Effect.flatMap(TestServer, ({ call }) => Effect.map(call("GET", "/api/templates"), (r) => r.body.meta.total as number))
+
+    it.effect("bodies nested deeper than 32 levels answer 422 at once, whatever their size, and create nothing", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const before = yield* templateCount
+        for (const depth of [33, 10_000, 1_000_000]) {
+          const r = yield* call("POST", "/api/templates", { body: `{"name":${"[".repeat(depth)}${"]".repeat(depth)}}` })
+          expectValidation(r, ["body"])
+          expect(r.body.message).toBe("The request body may nest at most 32 levels deep.")
+        }
+        expectStatus(yield* call("POST", "/api/templates", { body: { name: unique("ok "), html: "<p>x</p>", extra: [[[[1]]]] } }), 201)
+        expect(yield* templateCount).toBe(before + 1)
+      }))
+
+    it.effect("arrays over 1,000 items and objects over 1,000 keys answer 422 naming the field; 1,000 tags work", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const { subscriber } = yield* listWithSubscriber
+        const names = (n: number) => Array.from({ length: n }, (_, i) => `tag-${i}`)
+        const tooMany = yield* call("POST", `/api/subscribers/${subscriber}/tags`, { body: { tags: names(40_000) } })
+        expectValidation(tooMany, ["tags"])
+        expect(tooMany.body.errors.tags).toEqual(["The tags field may have at most 1000 items."])
+        const added = yield* call("POST", `/api/subscribers/${subscriber}/tags`, { body: { tags: names(1_000) } })
+        expectStatus(added, 200)
+        expect(added.body.data.tags).toHaveLength(1_000)
+        const keys = Object.fromEntries(Array.from({ length: 500_000 }, (_, i) => [`k${i}`, i]))
+        const wide = yield* call("POST", "/api/templates", { body: { name: "wide", ...keys } })
+        expectValidation(wide, ["body"])
+        const attributes = yield* call("PATCH", `/api/subscribers/${subscriber}`, {
+          body: { extra_attributes: Object.fromEntries(names(1_001).map((n) => [n, 1])) }
+        })
+        expectValidation(attributes, ["extra_attributes"])
+      }))
+
+    it.effect("lone surrogates are refused with 422 and change nothing; paired ones (emoji) are kept", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const { list } = yield* listWithSubscriber
+        const tag = (yield* call("POST", `/api/email-lists/${list}/tags`, { body: { name: unique("tag ") } })).body.data
+        const lone = yield* call("PUT", `/api/email-lists/${list}/tags/${tag.uuid}`, { body: "{\"name\":\"a\\ud800b\"}" })
+        expectValidation(lone, ["name"])
+        expect((yield* call("GET", `/api/email-lists/${list}/tags/${tag.uuid}`)).body.data.name).toBe(tag.name)
+        expectValidation(yield* call("PUT", `/api/email-lists/${list}/tags/${tag.uuid}`, { body: "{\"\\udc00\":1,\"name\":\"x\"}" }), ["body"])
+        const emoji = yield* call("PUT", `/api/email-lists/${list}/tags/${tag.uuid}`, { body: { name: "party 🎉" } })
+        expectStatus(emoji, 200)
+        expect(emoji.body.data.name).toBe("party 🎉")
+      }))
+
+    it.effect("multipart and other non-JSON bodies answer 415 on the API, multipart everywhere", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const before = yield* templateCount
+        const form = "--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nhi\r\n--x--\r\n"
+        for (const type of ["multipart/form-data; boundary=x", "multipart/form-data", "application/x-www-form-urlencoded", "text/plain"]) {
+          const body = type.startsWith("multipart") ? form : type === "text/plain" ? "name=hi" : "name=hi"
+          expectMessageOnly(yield* call("POST", "/api/templates", { body, headers: { "content-type": type } }), 415)
+        }
+        expect(yield* templateCount).toBe(before)
+        expectMessageOnly(yield* call("POST", "/u/x/y", { body: form, headers: { "content-type": "multipart/form-data" } }), 415)
+        expectStatus(yield* call("POST", "/api/templates", {
+          body: { name: unique("json "), html: "<p>x</p>" },
+          headers: { "content-type": "application/json; charset=utf-8" }
+        }), 201)
+        expectValidation(yield* call("POST", "/api/templates", { body: "{\"name\":" }), [])
+      }))
+
+    it.effect("unusable forwarding headers are ignored: page links fall back to the Host", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        for (const headers of [{ "x-forwarded-host": "[" }, { "x-forwarded-proto": "1 bad" }, { "x-forwarded-host": "a/b?c" }]) {
+          const r = yield* call("GET", "/api/templates?per_page=1", { headers })
+          expectStatus(r, 200)
+          expect(r.body.links.first).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/templates\?/)
+        }
+        const proxied = yield* call("GET", "/api/templates?per_page=1", {
+          headers: { "x-forwarded-host": "mail.example.org", "x-forwarded-proto": "https" }
+        })
+        expect(proxied.body.links.first).toMatch(/^https:\/\/mail\.example\.org\/api\/templates\?/)
+      }))
+  })
+})

@@ -171,6 +171,28 @@ describe.each(stores)("confirmation link on %s", (store) => {
         expect((yield* subscriber(uuid)).subscribed_at).toMatch(TIMESTAMP)
       }))
 
+    it.effect("redirect targets must be http(s) URLs (422 otherwise); a non-ASCII one redirects in its ASCII form", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const bad = ["javascript:alert(1)", "//evil.example/x", "ftp://example.com/", "https://example.com/a\r\nSet-Cookie: x=1", "welcome"]
+        for (const target of bad) {
+          for (const field of ["redirect_after_subscribed", "redirect_after_unsubscribed"]) {
+            const r = yield* call("POST", "/api/email-lists", {
+              body: { name: unique("Bad redirect "), default_from_email: "news@example.com", [field]: target }
+            })
+            expect(r.status, target).toBe(422)
+            expect(Object.keys(r.body.errors)).toEqual([field])
+          }
+        }
+        const list = yield* createList({ redirect_after_subscribed: "https://пример.рф/добро-пожаловать?имя=Ада" })
+        const { link } = yield* subscribeAndGetLink(list.uuid)
+        const page = yield* press(link)
+        expect(page.status, page.text).toBe(303)
+        expect(page.location).toBe(
+          "https://xn--e1afmkfd.xn--p1ai/%D0%B4%D0%BE%D0%B1%D1%80%D0%BE-%D0%BF%D0%BE%D0%B6%D0%B0%D0%BB%D0%BE%D0%B2%D0%B0%D1%82%D1%8C?%D0%B8%D0%BC%D1%8F=%D0%90%D0%B4%D0%B0"
+        )
+      }))
+
     it.effect("redirect_after_subscribed set later with PUT is honoured", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

@@ -39,6 +39,29 @@ describe.each(stores)("tracking links and feedback on %s", (store) => {
       Effect.promise(() => fetch(url, { redirect: "manual", ...init }).then(async (r) => ({ status: r.status, headers: r.headers, text: await r.text() })))
     const stats = (campaign: string) => Effect.map(Effect.flatMap(TestServer, ({ call }) => call("GET", `/api/campaigns/${campaign}`)), (r) => r.body.data)
 
+    it.effect("a link with non-ASCII characters redirects to its ASCII form (IRI percent-encoded), utm tags on or off", () =>
+      Effect.gen(function*() {
+        const { call, deliver, mails, url } = yield* TestServer
+        const domain = `${unique("iri")}.example`
+        const list = (yield* call("POST", "/api/email-lists", { body: { name: unique("L"), default_from_email: `n@${domain}` } })).body.data
+        yield* call("POST", `/api/email-lists/${list.uuid}/subscribers`, { body: { email: `ada@${domain}` } })
+        const html = `<p><a href="https://ru.wikipedia.org/wiki/Почта">Почта</a></p>`
+        for (const utm_tags of [false, true]) {
+          const subject = `Почта ${utm_tags}`
+          const campaign = (yield* call("POST", "/api/campaigns", { body: { name: "Почта", subject, email_list_uuid: list.uuid, html, utm_tags } })).body.data
+          expectStatus(yield* call("POST", `/api/campaigns/${campaign.uuid}/send`), 204)
+          yield* deliver
+          const mail = (yield* mails).find((m) => m.to.email === `ada@${domain}` && m.subject === subject)!
+          const click = /href="([^"]*\/t\/c\/[^"]+)"/.exec(mail.html)![1]!.replace(APP_URL, url)
+          const r = yield* get(click)
+          expect(r.status).toBe(302)
+          const location = r.headers.get("location")!
+          expect(location).toMatch(/^[\x21-\x7e]+$/)
+          expect(location.startsWith("https://ru.wikipedia.org/wiki/%D0%9F%D0%BE%D1%87%D1%82%D0%B0")).toBe(true)
+          expect(location.includes("utm_source")).toBe(utm_tags)
+        }
+      }))
+
     it.effect("the open pixel counts one open per send within 5 s, and a click redirects with utm tags and implies an open", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

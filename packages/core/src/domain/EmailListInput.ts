@@ -1,7 +1,17 @@
 import { Schema } from "effect"
-import { EmailText, Flag, NullableEmailList, NullableText, optionalNullable, required, RequiredText } from "./Fields.js"
+import {
+  EmailText,
+  Flag,
+  NullableEmailList,
+  NullableText,
+  NullableWebUrl,
+  optionalNullable,
+  required,
+  RequiredText
+} from "./Fields.js"
 
 const text = (key: string, max = 255) => optionalNullable(key, NullableText(key, max))
+const url = (key: string) => optionalNullable(key, NullableWebUrl(key))
 const flag = (key: string) => optionalNullable(key, Flag(key))
 
 /** Body of email list create and update (update is a full replace: absent fields take their defaults). */
@@ -23,10 +33,10 @@ export class EmailListInput extends Schema.Class<EmailListInput>("EmailListInput
   campaignMailer: text("campaign_mailer"),
   automationMailer: text("automation_mailer"),
   transactionalMailer: text("transactional_mailer"),
-  redirectAfterSubscribed: text("redirect_after_subscribed", 2048),
-  redirectAfterAlreadySubscribed: text("redirect_after_already_subscribed", 2048),
-  redirectAfterSubscriptionPending: text("redirect_after_subscription_pending", 2048),
-  redirectAfterUnsubscribed: text("redirect_after_unsubscribed", 2048),
+  redirectAfterSubscribed: url("redirect_after_subscribed"),
+  redirectAfterAlreadySubscribed: url("redirect_after_already_subscribed"),
+  redirectAfterSubscriptionPending: url("redirect_after_subscription_pending"),
+  redirectAfterUnsubscribed: url("redirect_after_unsubscribed"),
   honeypotField: text("honeypot_field"),
   allowedFormSubscriptionTags: optionalNullable(
     "allowed_form_subscription_tags",

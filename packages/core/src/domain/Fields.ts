@@ -34,6 +34,21 @@ export const NullableText = (key: string, max = 255) =>
     Schema.filter((s) => s === null || !s.includes("\u0000"), { message: () => noNul(key) })
   )
 
+/** Whether `url` is an absolute http(s) URL with a host and no whitespace or control characters. */
+export const isWebUrl = (url: string): boolean => {
+  if (/[\u0000-\u0020\u007F-\u009F]/.test(url) || !URL.canParse(url)) return false
+  const parsed = new URL(url)
+  return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.hostname !== ""
+}
+
+/** Null, empty, or an absolute http(s) URL (redirect targets): never `javascript:`, `//host` or control characters. */
+export const NullableWebUrl = (key: string, max = 2048) =>
+  NullableText(key, max).pipe(
+    Schema.filter((s) => s === null || s === "" || isWebUrl(s), {
+      message: () => `The ${label(key)} field must be an http or https URL.`
+    })
+  )
+
 /** A valid email address. */
 export const EmailText = (key: string) =>
   RequiredText(key).pipe(

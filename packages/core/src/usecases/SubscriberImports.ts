@@ -70,12 +70,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
     const csvChunks = (subscriberImport: SubscriberImport): Stream.Stream<string> | null =>
       subscriberImport.status !== "draft" ? null : partsOf(subscriberImport.id)
 
-    /** The stored CSV text of a draft (null once the import has started: the text is then the worker's). */
-    const csvOf = Effect.fn("SubscriberImports.csvOf")(function*(subscriberImport: SubscriberImport) {
-      const chunks = csvChunks(subscriberImport)
-      return chunks === null ? null : yield* Stream.mkString(chunks)
-    })
-
     const list = Effect.fn("SubscriberImports.list")(function*(query: SubscriberImportQuery) {
       return yield* repo.list(query)
     })
@@ -177,6 +171,6 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
       return yield* repo.errors(subscriberImport.id, query)
     })
 
-    return { list, get, csvOf, csvChunks, create, update, append, remove, start, errors } as const
+    return { list, get, csvChunks, create, update, append, remove, start, errors } as const
   })
 }) {}

@@ -17,6 +17,7 @@ export class SubscriberImportsGroup extends HttpApiGroup.make("subscriberImports
       .setUrlParams(collectionParams(SubscriberImportCollection))
       .addSuccess(Collection(SubscriberImportResource))
       .addError(InvalidQueryError)
+      .annotate(OpenApi.Description, "The imports, newest first; `subscribers_csv` is always null here (GET one import to read a draft's CSV).")
   )
   .add(
     HttpApiEndpoint.post("create", "/subscriber-imports")

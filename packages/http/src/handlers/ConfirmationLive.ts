@@ -3,6 +3,7 @@ import { type ConfirmationOutcome, escapeHtml, type SubscriberStatus, Subscriber
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { htmlPage } from "./htmlPage.js"
+import { webLocation } from "./webLocation.js"
 
 const messages: Record<ConfirmationOutcome, readonly [string, string]> = {
   "confirmed": ["Subscription confirmed", "Thank you: you are now subscribed to"],
@@ -39,12 +40,14 @@ export const ConfirmationLive = HttpApiBuilder.group(Api, "confirmation", (handl
     const confirm = (subscriber: string, signature: string | null) =>
       actions.confirmByLink(subscriber, signature).pipe(
         Effect.map(({ list, outcome }) => {
-          const redirect = outcome === "confirmed"
-            ? list.redirectAfterSubscribed
-            : outcome === "already-subscribed"
-            ? list.redirectAfterAlreadySubscribed
-            : null
-          return redirect ? HttpServerResponse.redirect(redirect, { status: 303 }) : outcomePage(list.name, outcome)
+          const redirect = webLocation(
+            outcome === "confirmed"
+              ? list.redirectAfterSubscribed
+              : outcome === "already-subscribed"
+              ? list.redirectAfterAlreadySubscribed
+              : null
+          )
+          return redirect !== null ? HttpServerResponse.redirect(redirect, { status: 303 }) : outcomePage(list.name, outcome)
         }),
         Effect.catchTag("NotFound", invalid)
       )

@@ -10,8 +10,6 @@ import { queryParams } from "./queryParams.js"
 /** Handlers of /api/subscriber-imports. */
 export const SubscriberImportsLive = HttpApiBuilder.group(Api, "subscriberImports", (handlers) =>
   Effect.map(SubscriberImports, (imports) => {
-    const render = (subscriberImport: SubscriberImport) =>
-      Effect.map(imports.csvOf(subscriberImport), (csv) => toSubscriberImportResource(subscriberImport, csv))
     const one = (subscriberImport: SubscriberImport) =>
       Effect.succeed(subscriberImportResponse(subscriberImport, imports.csvChunks(subscriberImport)))
     return handlers
@@ -19,8 +17,8 @@ export const SubscriberImportsLive = HttpApiBuilder.group(Api, "subscriberImport
         Effect.gen(function*() {
           const query = yield* queryParams(SubscriberImportCollection)
           const page = yield* imports.list(query)
-          const items = yield* Effect.forEach(page.items, render)
-          return yield* toCollection({ items, total: page.total }, query, (item) => item)
+          // the index never carries CSV text (a draft may hold hundreds of MB): one import's GET streams it
+          return yield* toCollection(page, query, (item) => toSubscriberImportResource(item, null))
         }))
       .handle("create", ({ payload }) => Effect.flatMap(imports.create(payload), one))
       .handle("get", ({ path }) => Effect.flatMap(imports.get(path.import), one))

@@ -3,6 +3,7 @@ import { escapeHtml, type NotFound, Tracking, WebViews } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { htmlPage } from "./htmlPage.js"
+import { webLocation } from "./webLocation.js"
 
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
 
@@ -36,7 +37,12 @@ export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
         ))
       .handle("click", ({ path }) =>
         tracking.click(path.send, path.link, path.signature).pipe(
-          Effect.map((url) => HttpServerResponse.redirect(url, { status: 302, headers: { "cache-control": "no-store" } })),
+          Effect.flatMap((url) => {
+            const location = webLocation(url)
+            return location === null
+              ? notFound()
+              : Effect.succeed(HttpServerResponse.redirect(location, { status: 302, headers: { "cache-control": "no-store" } }))
+          }),
           Effect.catchTag("NotFound", notFound)
         ))
       .handle("unsubscribePage", ({ path }) =>
@@ -59,8 +65,8 @@ export const TrackingLive = HttpApiBuilder.group(Api, "tracking", (handlers) =>
           Effect.map((info) =>
             info.preview
               ? preview
-              : info.redirect
-              ? HttpServerResponse.redirect(info.redirect, { status: 303 })
+              : webLocation(info.redirect) !== null
+              ? HttpServerResponse.redirect(webLocation(info.redirect)!, { status: 303 })
               : htmlPage("Unsubscribed", `<p>${escapeHtml(info.email)} will get no more mail${info.listName ? ` from ${escapeHtml(info.listName)}` : ""}.</p>`)
           ),
           Effect.catchTag("NotFound", notFound)

@@ -3,7 +3,6 @@ import {
   HttpApiBuilder,
   HttpApiSwagger,
   HttpIncomingMessage,
-  HttpMiddleware,
   HttpServer,
   HttpServerRequest,
   HttpServerResponse
@@ -14,6 +13,8 @@ import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ErrorResponses } from "./ErrorResponses.js"
 import { guardBodies } from "./guardBodies.js"
+import { requestLogger } from "./requestLogger.js"
+import { securityHeaders } from "./securityHeaders.js"
 import { CampaignsLive } from "./handlers/CampaignsLive.js"
 import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
 import { EmailListsLive } from "./handlers/EmailListsLive.js"
@@ -61,7 +62,7 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 
 /**
  * Caps request bodies: a declared Content-Length over the limit is answered 413 before any of the body is read
- * (reading it would have the platform reset the connection); a chunked body over the limit is cut off.
+ * (reading it would have the platform reset the connection); a chunked body is measured as it arrives (`guardBodies`).
  */
 export const limitBody = (maxBytes: number) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -79,10 +80,11 @@ export const limitBody = (maxBytes: number) => (app: HttpApp.Default): HttpApp.D
  * (a request that arrived earlier would otherwise never be answered).
  */
 export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: HttpOptions = {}) => {
-  const logger = options.logRequests === false ? (app: HttpApp.Default) => app : HttpMiddleware.logger
-  const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
-  const guard = guardBodies()
-  return HttpApiBuilder.serve((app) => logger(limit(guard(app)))).pipe(
+  const logger = options.logRequests === false ? (app: HttpApp.Default) => app : requestLogger
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const limit = limitBody(maxBytes)
+  const guard = guardBodies(maxBytes)
+  return HttpApiBuilder.serve((app) => logger(securityHeaders(limit(guard(app))))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

@@ -1,31 +1,56 @@
-import { type HttpApp, HttpMethod, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { type HttpApp, HttpMethod, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import { Chunk, Effect, Stream } from "effect"
 import { DEFAULT_JSON_LIMITS, type JsonLimits, jsonProblems } from "./JsonLimits.js"
 
-const json = (status: number, body: object) => HttpServerResponse.unsafeJson(body, { status })
+const json = (status: number, body: object, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers })
 
 const summary = (errors: Record<string, Array<string>>) => {
   const all = Object.values(errors).flat()
   return all.length === 1 ? all[0]! : `${all[0]} (and ${all.length - 1} more error${all.length === 2 ? "" : "s"})`
 }
 
-/** The request with its body already parsed: the API's decoding reads `json` from here instead of parsing again. */
-const withJson = (request: HttpServerRequest.HttpServerRequest, parsed: unknown): HttpServerRequest.HttpServerRequest =>
+/** The request with some body readers replaced (a body already read, or already parsed). */
+const overriding = (request: HttpServerRequest.HttpServerRequest, readers: Record<string, unknown>): HttpServerRequest.HttpServerRequest =>
   new Proxy(request, {
     get: (target, key) => {
-      if (key === "json") return Effect.succeed(parsed)
+      if (typeof key === "string" && key in readers) return readers[key]
       const value: unknown = Reflect.get(target, key, target)
       return typeof value === "function" ? value.bind(target) : value
     }
   })
 
 /**
+ * Reads a body without a declared length up to `max` bytes; past it, reads on without keeping anything (up to
+ * `drain` bytes) so the client, still sending, gets the 413 instead of a reset connection. Null when it was too large.
+ */
+const readBounded = (request: HttpServerRequest.HttpServerRequest, max: number, drain: number) =>
+  Stream.runFoldWhile(
+    request.stream,
+    { chunks: Chunk.empty<Uint8Array>(), size: 0 },
+    (state) => state.size <= drain,
+    (state, chunk) => ({ chunks: state.size + chunk.length <= max ? Chunk.append(state.chunks, chunk) : state.chunks, size: state.size + chunk.length })
+  ).pipe(Effect.map(({ chunks, size }) => (size > max ? null : Buffer.concat(Chunk.toArray(chunks)))))
+
+/** The readers of a body read whole. */
+const bodyReaders = (bytes: Uint8Array) => {
+  const text = new TextDecoder().decode(bytes)
+  return {
+    text: Effect.succeed(text),
+    arrayBuffer: Effect.succeed(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+    stream: Stream.make(bytes),
+    urlParamsBody: Effect.succeed(UrlParams.fromInput(new URLSearchParams(text)))
+  }
+}
+
+/**
  * Checks request bodies before any handler sees them. Nothing in Mailroom takes multipart bodies (415); `/api`
  * bodies are JSON (415 for another content type), parsed once here and checked against the limits (422 naming the
  * field: too deep, too many keys, items or values, lone surrogates), so no decoder ever walks a hostile document.
- * Bodies over the size limit are left to fail as they did (413).
+ * A chunked body over `maxBytes` is answered 413 (the rest is read and dropped first, up to four times the limit);
+ * one with a declared length over it never gets here (`limitBody`).
  */
-export const guardBodies = (limits: JsonLimits = DEFAULT_JSON_LIMITS) => (app: HttpApp.Default): HttpApp.Default =>
+export const guardBodies = (maxBytes: number, limits: JsonLimits = DEFAULT_JSON_LIMITS) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (!HttpMethod.hasBody(request.method) || request.headers["content-length"] === "0") return app
     const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
@@ -34,20 +59,27 @@ export const guardBodies = (limits: JsonLimits = DEFAULT_JSON_LIMITS) => (app: H
     if (type.startsWith("multipart/") || (api && !isJson)) {
       return Effect.succeed(json(415, { message: "The request body must be JSON (Content-Type: application/json)." }))
     }
-    if (!api) return app
-    return Effect.matchEffect(request.text, {
-      onFailure: () => app,
-      onSuccess: (text) => {
-        if (text.trim() === "") return app
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(text)
-        } catch {
-          return Effect.succeed(json(422, { message: "The request body is not valid JSON.", errors: {} }))
-        }
-        const errors = jsonProblems(parsed, limits)
-        if (errors !== null) return Effect.succeed(json(422, { message: summary(errors), errors }))
-        return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withJson(request, parsed))
+    const tooLarge = json(413, { message: `The request body is too large (limit ${maxBytes} bytes).` }, { connection: "close" })
+    const declared = request.headers["content-length"] !== undefined
+    return Effect.gen(function*() {
+      let current = request
+      if (!declared) {
+        const bytes = yield* readBounded(request, maxBytes, 4 * maxBytes).pipe(Effect.orElseSucceed(() => null))
+        if (bytes === null) return tooLarge
+        current = overriding(request, bodyReaders(bytes))
       }
+      const next = current === request ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, current)
+      if (!api) return yield* next
+      const text = yield* Effect.either(current.text)
+      if (text._tag === "Left" || text.right.trim() === "") return yield* next
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text.right)
+      } catch {
+        return json(422, { message: "The request body is not valid JSON.", errors: {} })
+      }
+      const errors = jsonProblems(parsed, limits)
+      if (errors !== null) return json(422, { message: summary(errors), errors })
+      return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, overriding(current, { json: Effect.succeed(parsed) }))
     })
   })

@@ -1,7 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expectMessageOnly, expectStatus, expectValidation, unique } from "./expectations.js"
-import { stores, TestServer, TestServerLive } from "./TestServer.js"
+import { stores, TestServer, TestServerLive, TOKEN } from "./TestServer.js"
 
 describe.each(stores)("request limits on %s", (store) => {
   layer(TestServerLive(store), { excludeTestServices: true })((it) => {
@@ -71,12 +71,43 @@ describe.each(stores)("request limits on %s", (store) => {
           expectMessageOnly(yield* call("POST", "/api/templates", { body, headers: { "content-type": type } }), 415)
         }
         expect(yield* templateCount).toBe(before)
-        expectMessageOnly(yield* call("POST", "/u/x/y", { body: form, headers: { "content-type": "multipart/form-data" } }), 415)
+        const publicForm = yield* call("POST", "/u/x/y", { body: form, headers: { "content-type": "multipart/form-data" } })
+        expectMessageOnly(publicForm, 415)
+        expect(publicForm.headers.get("x-content-type-options")).toBe("nosniff")
         expectStatus(yield* call("POST", "/api/templates", {
           body: { name: unique("json "), html: "<p>x</p>" },
           headers: { "content-type": "application/json; charset=utf-8" }
         }), 201)
         expectValidation(yield* call("POST", "/api/templates", { body: "{\"name\":" }), [])
+      }))
+
+    it.effect("a chunked body over 10 MiB answers 413 (not a reset connection); a small chunked body works", () =>
+      Effect.gen(function*() {
+        const { url } = yield* TestServer
+        const before = yield* templateCount
+        const chunked = (text: string) =>
+          Effect.promise(async () => {
+            const bytes = new TextEncoder().encode(text)
+            const body = new ReadableStream<Uint8Array>({
+              start(controller) {
+                for (let at = 0; at < bytes.length; at += 1 << 20) controller.enqueue(bytes.subarray(at, at + (1 << 20)))
+                controller.close()
+              }
+            })
+            const response = await fetch(`${url}/api/templates`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+              body,
+              duplex: "half"
+            } as RequestInit)
+            return { status: response.status, body: await response.json() as { message: string } }
+          })
+        const big = yield* chunked(JSON.stringify({ name: "big", html: "x".repeat(11 * 1024 * 1024) }))
+        expect(big.status).toBe(413)
+        expect(Object.keys(big.body)).toEqual(["message"])
+        expect(yield* templateCount).toBe(before)
+        const small = yield* chunked(JSON.stringify({ name: unique("chunked "), html: "<p>x</p>" }))
+        expect(small.status).toBe(201)
       }))
 
     it.effect("unusable forwarding headers are ignored: page links fall back to the Host", () =>

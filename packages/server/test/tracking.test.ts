@@ -128,6 +128,28 @@ describe.each(stores)("tracking links and feedback on %s", (store) => {
         expect((yield* get(ada.clicks[0]!)).status).toBe(302)
       }))
 
+    it.effect("public pages forbid scripts and framing; the web view is sandboxed; every answer says nosniff and no-referrer", () =>
+      Effect.gen(function*() {
+        const { call, url } = yield* TestServer
+        const { ada, campaign } = yield* sent
+        const page = yield* get(ada.unsubscribe)
+        const policy = page.headers.get("content-security-policy") ?? ""
+        expect(policy).toContain("default-src 'none'")
+        expect(policy).toContain("frame-ancestors 'none'")
+        expect(policy).not.toMatch(/script-src/)
+        const view = yield* get(`${url}/webview/${campaign}`)
+        expect(view.status).toBe(200)
+        const sandbox = view.headers.get("content-security-policy") ?? ""
+        expect(sandbox).toMatch(/^sandbox /)
+        expect(sandbox).not.toMatch(/allow-scripts|allow-same-origin|script-src/)
+        const api = yield* call("GET", "/api/templates")
+        for (const r of [page, view, api, yield* get(`${url}/t/c/x/1/x`)]) {
+          expect(r.headers.get("x-content-type-options")).toBe("nosniff")
+          expect(r.headers.get("referrer-policy")).toBe("no-referrer")
+          expect(r.headers.get("x-frame-options")).toBe("DENY")
+        }
+      }))
+
     it.effect("GET on the unsubscribe link only shows a page; POST (one-click) unsubscribes once", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

@@ -2,6 +2,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { escapeHtml, type NotFound, Tracking, WebViews } from "@mailroom/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
+import { WEBVIEW_POLICY } from "../securityHeaders.js"
 import { htmlPage } from "./htmlPage.js"
 import { webLocation } from "./webLocation.js"
 
@@ -19,7 +20,12 @@ const preview = htmlPage(
 /** A web view page, or the 404 page. */
 const page = <R>(html: Effect.Effect<string, NotFound, R>) =>
   html.pipe(
-    Effect.map((text) => HttpServerResponse.text(text, { contentType: "text/html; charset=utf-8" })),
+    Effect.map((text) =>
+      HttpServerResponse.text(text, {
+        contentType: "text/html; charset=utf-8",
+        headers: { "content-security-policy": WEBVIEW_POLICY }
+      })
+    ),
     Effect.catchTag("NotFound", notFound)
   )
 

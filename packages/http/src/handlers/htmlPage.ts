@@ -1,5 +1,6 @@
 import { HttpServerResponse } from "@effect/platform"
 import { escapeHtml } from "@mailroom/core"
+import { PAGE_POLICY } from "../securityHeaders.js"
 
 /** A small, self-contained HTML page (confirmation, unsubscribe). `body` is trusted HTML. */
 export const htmlPage = (title: string, body: string, status = 200) =>
@@ -8,5 +9,5 @@ export const htmlPage = (title: string, body: string, status = 200) =>
       `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head>` +
       `<body style="font-family:sans-serif;max-width:32rem;margin:4rem auto">` +
       `<h1>${escapeHtml(title)}</h1>${body}</body></html>`,
-    { status, contentType: "text/html; charset=utf-8" }
+    { status, contentType: "text/html; charset=utf-8", headers: { "content-security-policy": PAGE_POLICY } }
   )

@@ -51,6 +51,8 @@ export const ErrorResponses = HttpApiBuilder.middleware(Api, (app) =>
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
     const error: unknown = Cause.squash(cause)
     if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(ValidationError.fromErrors(fieldErrors(error)))
+    // a body refused by guardBodies, found when the endpoint reads it
+    if (error instanceof ValidationError) return Effect.fail(error)
     if (error instanceof HttpServerError.RequestError) {
       return Effect.succeed(
         tooLarge(error)

@@ -11,6 +11,7 @@ import { FileSystem } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
+import { type ClientLimits, clientLimits, DEFAULT_CLIENT_LIMITS } from "./clientLimits.js"
 import { ErrorResponses } from "./ErrorResponses.js"
 import { guardBodies } from "./guardBodies.js"
 import { requestLogger } from "./requestLogger.js"
@@ -55,6 +56,8 @@ export interface HttpOptions {
   readonly logRequests?: boolean
   /** Largest request body in bytes; larger ones are answered 413 (default 10 MiB). */
   readonly maxBodyBytes?: number
+  /** Rate limit and requests in flight per client (default: no rate limit, 8 at a time). */
+  readonly clientLimits?: ClientLimits
 }
 
 /** Default request body cap: 10 MiB. Large CSV imports arrive in several append calls. */
@@ -84,7 +87,8 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const limit = limitBody(maxBytes)
   const guard = guardBodies(maxBytes)
-  return HttpApiBuilder.serve((app) => logger(securityHeaders(limit(guard(app))))).pipe(
+  const fair = clientLimits(options.clientLimits ?? DEFAULT_CLIENT_LIMITS)
+  return HttpApiBuilder.serve((app) => logger(securityHeaders(fair(limit(guard(app)))))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

@@ -1,14 +1,10 @@
 import { type HttpApp, HttpMethod, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import { ValidationError } from "@mailroom/core"
 import { Chunk, Effect, Stream } from "effect"
 import { DEFAULT_JSON_LIMITS, type JsonLimits, jsonProblems } from "./JsonLimits.js"
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
-
-const summary = (errors: Record<string, Array<string>>) => {
-  const all = Object.values(errors).flat()
-  return all.length === 1 ? all[0]! : `${all[0]} (and ${all.length - 1} more error${all.length === 2 ? "" : "s"})`
-}
 
 /** The request with some body readers replaced (a body already read, or already parsed). */
 const overriding = (request: HttpServerRequest.HttpServerRequest, readers: Record<string, unknown>): HttpServerRequest.HttpServerRequest =>
@@ -45,8 +41,9 @@ const bodyReaders = (bytes: Uint8Array) => {
 
 /**
  * Checks request bodies before any handler sees them. Nothing in Mailroom takes multipart bodies (415); `/api`
- * bodies are JSON (415 for another content type), parsed once here and checked against the limits (422 naming the
- * field: too deep, too many keys, items or values, lone surrogates), so no decoder ever walks a hostile document.
+ * bodies are JSON (415 for another content type), parsed once here and checked against the limits (too deep, too
+ * many keys, items or values, lone surrogates), so no decoder ever walks a hostile document; the handler reading the
+ * body then gets the value or a ValidationError (422 naming the field), after authentication.
  * A chunked body over `maxBytes` is answered 413 (the rest is read and dropped first, up to four times the limit);
  * one with a declared length over it never gets here (`limitBody`).
  */
@@ -72,14 +69,15 @@ export const guardBodies = (maxBytes: number, limits: JsonLimits = DEFAULT_JSON_
       if (!api) return yield* next
       const text = yield* Effect.either(current.text)
       if (text._tag === "Left" || text.right.trim() === "") return yield* next
-      let parsed: unknown
+      // the verdict waits for the handler to read the body: authentication comes first (401/403 before 422)
+      let parsed: Effect.Effect<unknown, ValidationError>
       try {
-        parsed = JSON.parse(text.right)
+        const value: unknown = JSON.parse(text.right)
+        const errors = jsonProblems(value, limits)
+        parsed = errors === null ? Effect.succeed(value) : Effect.fail(ValidationError.fromErrors(errors))
       } catch {
-        return json(422, { message: "The request body is not valid JSON.", errors: {} })
+        parsed = Effect.fail(new ValidationError({ message: "The request body is not valid JSON.", errors: {} }))
       }
-      const errors = jsonProblems(parsed, limits)
-      if (errors !== null) return json(422, { message: summary(errors), errors })
-      return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, overriding(current, { json: Effect.succeed(parsed) }))
+      return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, overriding(current, { json: parsed }))
     })
   })

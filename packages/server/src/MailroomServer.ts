@@ -57,7 +57,8 @@ export const MailroomFromConfig = (config: ServerConfig) =>
  */
 export const MailroomServer = (config: ServerConfig) =>
   HttpLive(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }), {
-    logRequests: config.logRequests
+    logRequests: config.logRequests,
+    clientLimits: { perMinute: config.rateLimitPerMinute, inFlight: config.clientConcurrency }
   }).pipe(
     Layer.provide(SeedToken(config.apiToken)),
     Layer.provide(config.workers ? WorkerLive : Layer.empty),

@@ -36,6 +36,10 @@ export interface EnvironmentConfig {
   readonly feedbackId: string | null
   /** How long a running import stays reserved without progress (renewed with every batch; crash recovery time). */
   readonly importLeaseSeconds: number
+  /** `/api` requests per token and minute (null: no limit). */
+  readonly rateLimitPerMinute: number | null
+  /** Requests of one client handled at once; more wait their turn (default 2 on SQLite, 8 on Postgres). */
+  readonly clientConcurrency: number
 }
 
 /** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
@@ -67,10 +71,21 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     Config.map((id) => id.trim() || null),
     Config.validate({ message: "FEEDBACK_ID may hold letters, digits, dots and dashes", validation: (id) => id === null || /^[A-Za-z0-9._-]+$/.test(id) })
   ),
-  importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30))
+  importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30)),
+  rateLimitPerMinute: Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
+    Config.withDefault(0),
+    Config.validate({ message: "RATE_LIMIT_PER_MINUTE must be 0 (no limit) or more", validation: (n) => n >= 0 }),
+    Config.map((n) => (n === 0 ? null : n))
+  ),
+  clientConcurrency: Config.integer("CLIENT_CONCURRENCY").pipe(
+    Config.withDefault(0),
+    Config.validate({ message: "CLIENT_CONCURRENCY must be a positive number (0 or unset: the default)", validation: (n) => n >= 0 })
+  )
 }).pipe(
-  Config.map(({ appUrl, ...config }) => ({
+  Config.map(({ appUrl, clientConcurrency, ...config }) => ({
     ...config,
+    // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/RESULTS.md)
+    clientConcurrency: clientConcurrency > 0 ? clientConcurrency : config.databaseUrl.startsWith("postgres") ? 8 : 2,
     appUrl: appUrl._tag === "Some" ? appUrl.value.replace(/\/+$/, "") : `http://${config.host}:${config.port}`
   }))
 )

@@ -16,7 +16,7 @@ import {
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
-import { HttpLive } from "@mailroom/http"
+import { type ClientLimits, HttpLive } from "@mailroom/http"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
 import { SqliteStorage } from "@mailroom/sqlite"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
@@ -76,6 +76,8 @@ export interface TestServerOptions {
   readonly worker?: boolean
   /** BOUNCE_ADDRESS and FEEDBACK_ID (default: neither). */
   readonly identity?: { readonly bounceAddress: string | null; readonly feedbackId: string | null }
+  /** RATE_LIMIT_PER_MINUTE and CLIENT_CONCURRENCY (default: no rate limit, 8 at a time). */
+  readonly clientLimits?: ClientLimits
 }
 
 const storage = (store: Store): Layer.Layer<Storage> =>
@@ -86,7 +88,7 @@ const storage = (store: Store): Layer.Layer<Storage> =>
 /** Starts the real HTTP stack (same layers as `npm start`) on 127.0.0.1 with a fresh, empty store. */
 export const TestServerLive = (store: Store, options: TestServerOptions = {}): Layer.Layer<TestServer> => {
   const node = NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })
-  const app = HttpLive(node, { logRequests: false }).pipe(Layer.provide(SeedToken(Option.some(Redacted.make(TOKEN)))))
+  const app = HttpLive(node, { logRequests: false, ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}) }).pipe(Layer.provide(SeedToken(Option.some(Redacted.make(TOKEN)))))
   return Layer.effect(
     TestServer,
     Effect.gen(function*() {

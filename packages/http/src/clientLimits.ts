@@ -1,0 +1,70 @@
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+
+/** How much one client may ask of the server. */
+export interface ClientLimits {
+  /** Requests to `/api` per token and minute (`RATE_LIMIT_PER_MINUTE`); null: no limit (the default, DECISIONS 10). */
+  readonly perMinute: number | null
+  /** Requests of one client handled at once (`CLIENT_CONCURRENCY`); more wait for their turn. */
+  readonly inFlight: number
+}
+
+/** No rate limit; 8 requests of a client at a time. */
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = { perMinute: null, inFlight: 8 }
+
+interface Client {
+  readonly semaphore: Effect.Semaphore
+  users: number
+  minute: number
+  count: number
+}
+
+/**
+ * Fairness between clients (a client is its bearer token, or its address without one): each has at most `inFlight`
+ * requests in the handlers at once, the rest wait in line, so one client with hundreds of requests in flight cannot
+ * starve the others. With `perMinute`, a token's `/api` requests past that many in the current minute answer 429
+ * with `Retry-After` (seconds until the next minute). Counts are per process.
+ */
+export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
+  const clients = new Map<string, Client>()
+  let swept = 0
+  const sweep = (minute: number) => {
+    if (swept === minute) return
+    swept = minute
+    for (const [key, client] of clients) if (client.users === 0 && client.minute < minute) clients.delete(key)
+  }
+  return (app: HttpApp.Default): HttpApp.Default =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.suspend(() => {
+        const now = Date.now()
+        const minute = Math.floor(now / 60_000)
+        sweep(minute)
+        const key = request.headers["authorization"] ?? `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
+        let client = clients.get(key)
+        if (client === undefined) {
+          client = { semaphore: Effect.unsafeMakeSemaphore(limits.inFlight), users: 0, minute, count: 0 }
+          clients.set(key, client)
+        }
+        if (limits.perMinute !== null && request.url.startsWith("/api/")) {
+          if (client.minute !== minute) {
+            client.minute = minute
+            client.count = 0
+          }
+          if (++client.count > limits.perMinute) {
+            const retryAfter = Math.max(1, Math.ceil((60_000 - (now % 60_000)) / 1000))
+            return Effect.succeed(HttpServerResponse.unsafeJson(
+              { message: `Too many requests: at most ${limits.perMinute} a minute. Try again in ${retryAfter} s.` },
+              { status: 429, headers: { "retry-after": String(retryAfter) } }
+            ))
+          }
+        }
+        const current = client
+        current.users++
+        return current.semaphore.withPermits(1)(app).pipe(
+          Effect.ensuring(Effect.sync(() => {
+            current.users--
+            if (current.users === 0 && limits.perMinute === null) clients.delete(key)
+          }))
+        )
+      }))
+}

@@ -57,10 +57,12 @@ export const guardBodies = (maxBytes: number, limits: JsonLimits = DEFAULT_JSON_
       return Effect.succeed(json(415, { message: "The request body must be JSON (Content-Type: application/json)." }))
     }
     const tooLarge = json(413, { message: `The request body is too large (limit ${maxBytes} bytes).` }, { connection: "close" })
-    const declared = request.headers["content-length"] !== undefined
+    // a body comes with a Content-Length or as chunks (Transfer-Encoding); with neither there is none
+    const chunked = request.headers["content-length"] === undefined && request.headers["transfer-encoding"] !== undefined
+    if (request.headers["content-length"] === undefined && !chunked) return app
     return Effect.gen(function*() {
       let current = request
-      if (!declared) {
+      if (chunked) {
         const bytes = yield* readBounded(request, maxBytes, 4 * maxBytes).pipe(Effect.orElseSucceed(() => null))
         if (bytes === null) return tooLarge
         current = overriding(request, bodyReaders(bytes))

@@ -110,6 +110,19 @@ describe.each(stores)("request limits on %s", (store) => {
         expect(small.status).toBe(201)
       }))
 
+    it.effect("template and campaign HTML hold at most 1,000,000 characters (422), so a page of 100 stays small", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const { list } = yield* listWithSubscriber
+        const big = "x".repeat(1_000_001)
+        expectValidation(yield* call("POST", "/api/templates", { body: { name: "big", html: big } }), ["html"])
+        expectValidation(yield* call("POST", "/api/campaigns", { body: { name: "big", email_list_uuid: list, html: big } }), ["html"])
+        expectValidation(yield* call("POST", "/api/campaigns", {
+          body: { name: "big", email_list_uuid: list, fields: { a: big.slice(1), b: "yy" } }
+        }), ["fields"])
+        expectStatus(yield* call("POST", "/api/templates", { body: { name: unique("max "), html: big.slice(1) } }), 201)
+      }))
+
     it.effect("unusable forwarding headers are ignored: page links fall back to the Host", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

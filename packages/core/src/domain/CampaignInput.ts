@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EmailText, Flag, NullableText, optional, optionalNullable, required, RequiredText } from "./Fields.js"
+import { EmailText, Flag, MAX_HTML, NullableText, optional, optionalNullable, required, RequiredText } from "./Fields.js"
 
 /** `Y-m-d H:i:s` (UTC), e.g. `2026-12-01 09:30:00`. */
 export const ScheduleAt = Schema.String.pipe(
@@ -22,11 +22,13 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
     "fields",
     Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
       message: () => "The fields field must be an object of strings."
-    })
+    }).pipe(Schema.filter((fields) => Object.values(fields).reduce((n, value) => n + value.length, 0) <= MAX_HTML, {
+      message: () => `The fields may hold at most ${MAX_HTML} characters in all.`
+    }))
   ),
   segmentUuid: optionalNullable("segment_uuid", Schema.String),
-  html: optional("html", NullableText("html", 5_000_000)),
-  structuredHtml: optional("structured_html", NullableText("structured_html", 5_000_000)),
+  html: optional("html", NullableText("html", MAX_HTML)),
+  structuredHtml: optional("structured_html", NullableText("structured_html", MAX_HTML)),
   mailableClass: optional("mailable_class", NullableText("mailable_class")),
   fromEmail: optionalNullable("from_email", EmailText("from_email")),
   fromName: optional("from_name", NullableText("from_name")),

@@ -34,6 +34,12 @@ export const NullableText = (key: string, max = 255) =>
     Schema.filter((s) => s === null || !s.includes("\u0000"), { message: () => noNul(key) })
   )
 
+/**
+ * The most characters of a template's or campaign's HTML: ten times the size at which Gmail clips a mail (102 KB),
+ * and small enough that a page of 100 of them stays a response a server can hold.
+ */
+export const MAX_HTML = 1_000_000
+
 /** Whether `url` is an absolute http(s) URL with a host and no whitespace or control characters. */
 export const isWebUrl = (url: string): boolean => {
   if (/[\u0000-\u0020\u007F-\u009F]/.test(url) || !URL.canParse(url)) return false

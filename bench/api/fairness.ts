@@ -1,13 +1,13 @@
 /**
  * Fairness benchmark: one client (the bench token) keeps 200 requests in flight for `--seconds`, while a second
  * client (its own token) sends one request at a time; reports the second client's latency percentiles and the first
- * one's throughput, on SQLite, with `CLIENT_CONCURRENCY` at its default (8) and effectively off (10,000).
- * Usage: npx tsx --tsconfig tsconfig.check.json bench/api/fairness.ts [--seconds 10 --seed 20000 --levels 8,10000]
+ * one's throughput, on SQLite and Postgres, with `CLIENT_CONCURRENCY` at the store's default (0) and off (10,000).
+ * Usage: npm run bench:fairness [-- --seconds 10 --seed 20000 --levels 0,10000 --stores sqlite]
  */
 import { execFileSync } from "node:child_process"
 import { rmSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { arg, call, closeClient, machine, startServer, stopServer, TOKEN } from "../lib.js"
+import { arg, call, closeClient, machine, resetPostgres, startServer, stopServer, stores, TOKEN } from "../lib.js"
 
 const SECONDS = arg("seconds", 10)
 const SEED = arg("seed", 20_000)
@@ -29,11 +29,13 @@ const get = (port: number, path: string, token: string, agent: Agent) =>
   })
 
 const rows: Array<string> = []
-const LEVELS = (process.argv.includes("--levels") ? process.argv[process.argv.indexOf("--levels") + 1]! : "8,10000").split(",").map(Number)
-for (const concurrency of LEVELS) {
+const LEVELS = (process.argv.includes("--levels") ? process.argv[process.argv.indexOf("--levels") + 1]! : "0,10000").split(",").map(Number)
+for (const store of stores()) for (const concurrency of LEVELS) {
   rmSync("bench/api/data", { recursive: true, force: true })
-  const env = { CLIENT_CONCURRENCY: String(concurrency) }
-  const server = await startServer(`sqlite:${FILE}`, 3950, env)
+  const databaseUrl = store === "sqlite" ? `sqlite:${FILE}` : resetPostgres()
+  // 0: the default of `npm start` for the store
+  const env: Record<string, string> = concurrency === 0 ? {} : { CLIENT_CONCURRENCY: String(concurrency) }
+  const server = await startServer(databaseUrl, 3950, env)
   try {
     const list = JSON.parse((await call(3950, "POST", "/api/email-lists", JSON.stringify({ name: "Fair", default_from_email: "f@example.com" }))).text).data
     let seeded = 0
@@ -44,7 +46,7 @@ for (const concurrency of LEVELS) {
       }
     }))
     const output = execFileSync("node", ["packages/server/dist/main.js", "token:create", "--name", "second", "--ability", "read"], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${FILE}` }
+      env: { ...process.env, DATABASE_URL: databaseUrl }
     }).toString()
     const second = output.trim().split("\n").at(-1)!.trim()
     const path = (i: number) => `/api/email-lists/${list.uuid}/subscribers?page=${(i % 500) + 1}&filter[search]=p1`
@@ -68,7 +70,8 @@ for (const concurrency of LEVELS) {
       })()
     ])
     latencies.sort((a, b) => a - b)
-    const line = `| sqlite | ${concurrency === 8 ? "8 (default)" : concurrency >= 10_000 ? "10,000 (off)" : concurrency} | ${(heavy / SECONDS).toFixed(0)} | ${latencies.length} | ` +
+    const level = concurrency === 0 ? `default (${store === "sqlite" ? 2 : 8})` : concurrency >= 10_000 ? "10,000 (off)" : String(concurrency)
+    const line = `| ${store} | ${level} | ${(heavy / SECONDS).toFixed(0)} | ${latencies.length} | ` +
       `${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 95).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} |`
     console.log(line)
     rows.push(line)

@@ -28,14 +28,15 @@ const readBounded = (request: HttpServerRequest.HttpServerRequest, max: number, 
     (state, chunk) => ({ chunks: state.size + chunk.length <= max ? Chunk.append(state.chunks, chunk) : state.chunks, size: state.size + chunk.length })
   ).pipe(Effect.map(({ chunks, size }) => (size > max ? null : Buffer.concat(Chunk.toArray(chunks)))))
 
-/** The readers of a body read whole. */
+/** The readers of a body read whole; each decodes or copies only when it is used. */
 const bodyReaders = (bytes: Uint8Array) => {
-  const text = new TextDecoder().decode(bytes)
+  let decoded: string | undefined
+  const text = Effect.sync(() => (decoded ??= new TextDecoder().decode(bytes)))
   return {
-    text: Effect.succeed(text),
-    arrayBuffer: Effect.succeed(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+    text,
+    arrayBuffer: Effect.sync(() => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
     stream: Stream.make(bytes),
-    urlParamsBody: Effect.succeed(UrlParams.fromInput(new URLSearchParams(text)))
+    urlParamsBody: Effect.map(text, (body) => UrlParams.fromInput(new URLSearchParams(body)))
   }
 }
 

@@ -97,7 +97,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         if (cached !== undefined) return cached
         const html = translateLegacy(campaign.emailHtml ?? campaign.html ?? "")
         const tracked = campaign.trackClicks ? yield* links.ensure(campaign.id, trackableLinks(html)) : []
-        const linkTokens = new Map(yield* Effect.forEach(tracked, (link) => Effect.map(signer.linkToken(link.id), (token) => [link.url, token] as const)))
+        const linkTokens = yield* signer.linkTokens(tracked)
         const mail = yield* Effect.try({
           try: () =>
             compileMail({

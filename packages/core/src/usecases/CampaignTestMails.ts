@@ -50,9 +50,7 @@ export class CampaignTestMails extends Effect.Service<CampaignTestMails>()("@mai
       const { value: c } = campaign
       const html = translateLegacy(c.html ?? "")
       const tracked = c.trackClicks ? yield* links.ensure(c.id, trackableLinks(html)) : []
-      const linkTokens = new Map(
-        yield* Effect.forEach(tracked, (link) => Effect.map(signer.linkToken(link.id), (token) => [link.url, token] as const))
-      )
+      const linkTokens = yield* signer.linkTokens(tracked)
       const mail = yield* Effect.try(() =>
         compileMail({
           html,

@@ -20,6 +20,7 @@ import { mailScope, type Recipient } from "../sending/mailScope.js"
 import { type LinkPurpose, NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
 import { orNotFound, parseUuid } from "./lookup.js"
+import { signedSend } from "./signedSend.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
 
@@ -40,22 +41,17 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const signer = yield* UrlSigner
     const { withTransaction } = yield* Transactor
     const publicLinks = yield* PublicLinks
+    const checkLink = signedSend(signer, sends)
 
     /**
      * The send a link signed for `purpose` stands for: none for a test mail (its uuid has no send), NotFound when the
      * signature is not the send's for this purpose (nor, for a mail sent before purposes, its one old signature).
      */
     const verified = (purpose: LinkPurpose, sendUuid: string, signature: string, legacyOnly = false) =>
-      Effect.gen(function*() {
-        const uuid = parseUuid(sendUuid)
-        if (Option.isNone(uuid)) return yield* NotFound.of("Link")
-        const send = Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (listed) => listed.send)
-        const sentAt = Option.isSome(send) ? send.value.sentAt : null
-        const valid = (!legacyOnly && (yield* signer.verifySend(purpose, uuid.value, signature))) ||
-          (yield* signer.verifyLegacy(uuid.value, signature, sentAt))
-        if (!valid) return yield* NotFound.of("Link")
-        return send
-      })
+      Effect.flatMap(
+        checkLink(purpose, sendUuid, signature, legacyOnly),
+        ({ send, signed }) => (signed ? Effect.succeed(send) : NotFound.of("Link"))
+      )
 
     /** With `add_subscriber_tags`, tags the subscriber `campaign-<uuid>-opened` or `-clicked` (system tags). */
     const tagSubscriber = (send: Send, event: "opened" | "clicked", at: Date) =>
@@ -107,11 +103,10 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
      */
     const click = Effect.fn("Tracking.click")(function*(sendUuid: string, linkToken: string, signature: string) {
       // a signed link id; a bare one only in a mail sent before purposes, with its old signature
-      const signedId = yield* signer.linkIdOf(linkToken)
-      const bareId = signedId === null && /^\d{1,10}$/.test(linkToken) && Number(linkToken) < 2 ** 31 ? Number(linkToken) : null
-      if (signedId === null && bareId === null) return yield* NotFound.of("Link")
-      const sent = yield* verified("click", sendUuid, signature, signedId === null)
-      const link = yield* links.findById((signedId ?? bareId!) as CampaignLinkId).pipe(orNotFound("Link"))
+      const linkId = yield* signer.linkIdOf(linkToken)
+      if (linkId === null) return yield* NotFound.of("Link")
+      const sent = yield* verified("click", sendUuid, signature, !linkId.signed)
+      const link = yield* links.findById(linkId.id as CampaignLinkId).pipe(orNotFound("Link"))
       if (Option.isSome(sent) && sent.value.campaignId !== link.campaignId) return yield* NotFound.of("Link")
       const campaign = yield* campaigns.findById(link.campaignId)
       const send = sent

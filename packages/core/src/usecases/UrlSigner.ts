@@ -10,7 +10,7 @@ const PURPOSES_SINCE = "url-purposes-since"
 const toBase64Url = (bytes: Uint8Array): string =>
   btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 
-const LINK_TOKEN = /^(\d{1,10})\.([A-Za-z0-9_-]{16})$/
+const LINK_TOKEN = /^(\d{1,10})(?:\.([A-Za-z0-9_-]{16}))?$/
 const MAX_ID = 2 ** 31 - 1
 
 /**
@@ -63,13 +63,25 @@ export class UrlSigner extends Effect.Service<UrlSigner>()("@mailroom/UrlSigner"
     /** A tracked link's id as click URLs carry it: the id and its signature. */
     const linkToken = (linkId: number) => Effect.map(sign(`link:${linkId}`), (signature) => `${linkId}.${signature}`)
 
-    /** The link id of a click URL's link token; null when it is malformed or its signature is wrong. */
+    /** The link token of each tracked link, by the link as written (a mail's `linkTokens`). */
+    const linkTokens = (links: ReadonlyArray<{ readonly id: number; readonly url: string }>) =>
+      Effect.map(
+        Effect.forEach(links, (link) => Effect.map(linkToken(link.id), (token) => [link.url, token] as const)),
+        (entries) => new Map(entries)
+      )
+
+    /**
+     * The link id a click URL names: `signed` with its own signature (`42.<signature>`), or bare (`42`, as mails sent
+     * before purposes carry it); null when it is malformed, out of range or its signature is wrong.
+     */
     const linkIdOf = (token: string) =>
       Effect.gen(function*() {
         const match = LINK_TOKEN.exec(token)
         const id = match === null ? NaN : Number(match[1])
         if (!(id >= 1 && id <= MAX_ID)) return null
-        return (yield* verify(`link:${id}`, match![2]!)) ? id : null
+        const signature = match![2]
+        if (signature === undefined) return { id, signed: false }
+        return (yield* verify(`link:${id}`, signature)) ? { id, signed: true } : null
       })
 
     /**
@@ -79,6 +91,6 @@ export class UrlSigner extends Effect.Service<UrlSigner>()("@mailroom/UrlSigner"
     const verifyLegacy = (sendUuid: string, signature: string, sentAt: Date | null) =>
       sentAt !== null && sentAt.getTime() < purposesSince.getTime() ? verify(sendUuid, signature) : Effect.succeed(false)
 
-    return { sign, verify, signSend, verifySend, linkToken, linkIdOf, verifyLegacy } as const
+    return { sign, verify, signSend, verifySend, linkToken, linkTokens, linkIdOf, verifyLegacy } as const
   })
 }) {}

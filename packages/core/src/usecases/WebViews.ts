@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { CampaignUuid, SendUuid } from "../domain/Ids.js"
+import type { CampaignUuid } from "../domain/Ids.js"
 import { NotFound } from "../errors/NotFound.js"
 import { CampaignRepository } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
@@ -10,6 +10,7 @@ import type { Recipient } from "../sending/mailScope.js"
 import { NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { webDocument } from "../sending/webDocument.js"
 import { parseUuid } from "./lookup.js"
+import { signedSend } from "./signedSend.js"
 import { UrlSigner } from "./UrlSigner.js"
 
 /** A reader nobody knows: the values of a web view opened without a mail's signed link. */
@@ -24,6 +25,7 @@ export class WebViews extends Effect.Service<WebViews>()("@mailroom/WebViews", {
     const subscribers = yield* SubscriberRepository
     const signer = yield* UrlSigner
     const links = yield* PublicLinks
+    const checkLink = signedSend(signer, sends)
 
     /**
      * The reader a web view link names: the subscriber of a mail of this campaign, none when the subscriber or the
@@ -31,17 +33,12 @@ export class WebViews extends Effect.Service<WebViews>()("@mailroom/WebViews", {
      */
     const reader = (campaignId: number, sendUuid: string, signature: string) =>
       Effect.gen(function*() {
-        const uuid = parseUuid(sendUuid)
-        if (Option.isNone(uuid)) return yield* NotFound.of("Campaign")
-        const send = yield* sends.findByUuid(uuid.value as SendUuid)
-        const sentAt = Option.isSome(send) ? send.value.send.sentAt : null
-        const signed = (yield* signer.verifySend("webview", uuid.value, signature)) ||
-          (yield* signer.verifyLegacy(uuid.value, signature, sentAt))
+        const { send, signed } = yield* checkLink("webview", sendUuid, signature)
         if (!signed) return yield* NotFound.of("Campaign")
-        if (Option.isNone(send) || send.value.send.campaignId !== campaignId || send.value.send.subscriberId === null) {
+        if (Option.isNone(send) || send.value.campaignId !== campaignId || send.value.subscriberId === null) {
           return Option.none<Recipient>()
         }
-        return yield* subscribers.findById(send.value.send.subscriberId)
+        return yield* subscribers.findById(send.value.subscriberId)
       })
 
     /**

@@ -13,6 +13,7 @@ import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
 import { TagsGroup } from "./groups/TagsGroup.js"
 import { TrackingGroup } from "./groups/TrackingGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
+import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
 export class Api extends HttpApi.make("mailroom")
@@ -27,6 +28,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SendsGroup)
   .add(SubscriberImportsGroup)
   .add(StatisticsGroup)
+  .add(TransactionalGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)
   .addError(ValidationFailedError)

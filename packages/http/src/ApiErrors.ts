@@ -6,6 +6,7 @@ import {
   Forbidden,
   InvalidQuery,
   InvalidState,
+  MailSuppressed,
   NotFound,
   Unauthenticated,
   ValidationError
@@ -57,3 +58,14 @@ export const CampaignNotSendableError = messageError("CampaignNotSendableError",
 
 /** 409 `{message}` when a campaign cannot be paused or resumed from its status (or its segment is gone). */
 export const CampaignConflictError = messageError("CampaignConflictError", CampaignConflict, 409)
+
+/** 406 `{message, suppressed}` when a transactional mail names suppressed addresses (all of them). */
+export const MailSuppressedError = Schema.transform(
+  Schema.Struct({ message: Schema.String, suppressed: Schema.Array(Schema.String) }),
+  Schema.declare((u): u is MailSuppressed => u instanceof MailSuppressed),
+  {
+    strict: true,
+    decode: (body) => new MailSuppressed(body),
+    encode: (error) => ({ message: error.message, suppressed: error.suppressed })
+  }
+).annotations({ ...HttpApiSchema.annotations({ status: 406 }), identifier: "MailSuppressedError" })

@@ -29,6 +29,7 @@ import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
 import { TagsLive } from "./handlers/TagsLive.js"
 import { TrackingLive } from "./handlers/TrackingLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
+import { TransactionalLive } from "./transactional/TransactionalLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -45,6 +46,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SendsLive,
     SubscriberImportsLive,
     StatisticsLive,
+    TransactionalLive,
     TrackingLive
   ]),
   Layer.provide(AuthorizationLive)

@@ -1,6 +1,17 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AppUrl, BounceOptions, CampaignDelivery, MailIdentity, DeliveryOptions, ImportOptions, ImportWorker, JobWorker, Mailroom } from "@mailroom/core"
+import {
+  AppUrl,
+  BounceOptions,
+  CampaignDelivery,
+  DeliveryOptions,
+  ImportOptions,
+  ImportWorker,
+  JobWorker,
+  MailIdentity,
+  Mailroom,
+  TransactionalDelivery
+} from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { HttpLive } from "@mailroom/http"
 import { Duration, Effect, Layer } from "effect"
@@ -11,16 +22,23 @@ import type { ServerConfig } from "./ServerConfig.js"
 import { SeedToken } from "./SeedToken.js"
 import { storageFromUrl } from "./storageFromUrl.js"
 
-/** The background loops: durable jobs (confirmation and test mails), campaign delivery and subscriber imports. */
-export const runWorkers: Effect.Effect<never, never, JobWorker | CampaignDelivery | ImportWorker> = Effect.gen(function*() {
+/** What the background loops need. */
+type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker
+
+/**
+ * The background loops: durable jobs (confirmation and test mails), campaign delivery, transactional delivery (its
+ * own loop, so a transactional mail never waits for a campaign slice) and subscriber imports.
+ */
+export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const jobs = yield* JobWorker
   const delivery = yield* CampaignDelivery
+  const transactional = yield* TransactionalDelivery
   const imports = yield* ImportWorker
-  return yield* Effect.raceAll([jobs.run, delivery.run, imports.run])
+  return yield* Effect.raceAll([jobs.run, delivery.run, transactional.run, imports.run])
 })
 
 /** Runs the background workers for as long as the layer lives. */
-export const WorkerLive: Layer.Layer<never, never, JobWorker | CampaignDelivery | ImportWorker> = Layer.scopedDiscard(
+export const WorkerLive: Layer.Layer<never, never, Workers> = Layer.scopedDiscard(
   Effect.forkScoped(runWorkers)
 )
 

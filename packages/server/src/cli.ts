@@ -67,7 +67,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Console.log("Worker running (jobs, campaign delivery and imports)."), runWorkers)
+          Effect.zipRight(Console.log("Worker running (jobs, campaign and transactional delivery, imports)."), runWorkers)
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

@@ -12,7 +12,8 @@ import {
   type MailMessage,
   Mailroom,
   type Storage,
-  Tokens
+  Tokens,
+  TransactionalDelivery
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
@@ -59,6 +60,8 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly runJobs: Effect.Effect<number>
   /** Runs campaign delivery until no campaign has work left (scheduled ones due, audiences, pending sends). */
   readonly deliver: Effect.Effect<number>
+  /** Delivers every due transactional mail now; the number of outcomes recorded. */
+  readonly deliverTransactional: Effect.Effect<number>
   /** Runs started subscriber imports to their end; the number run. */
   readonly runImports: Effect.Effect<number>
   /** Mails accepted by the in-memory mailer (empty when the server uses another mailer). */
@@ -97,6 +100,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const worker = yield* JobWorker
       const delivery = yield* CampaignDelivery
       const imports = yield* ImportWorker
+      const transactional = yield* TransactionalDelivery
       const mailbox = yield* Effect.serviceOption(MemoryMailbox)
       const address = server.address
       const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://localhost"
@@ -129,6 +133,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
         tokenWith,
         runJobs: Effect.orDie(worker.drain()),
         deliver: Effect.orDie(delivery.drain()),
+        deliverTransactional: Effect.orDie(transactional.drain()),
         runImports: Effect.orDie(imports.drain()),
         mails
       })

@@ -18,6 +18,8 @@ import { SqlSubscriberRepository } from "./repositories/SqlSubscriberRepository.
 import { SqlTagRepository } from "./repositories/SqlTagRepository.js"
 import { SqlSuppressionRepository } from "./repositories/SqlSuppressionRepository.js"
 import { SqlTemplateRepository } from "./repositories/SqlTemplateRepository.js"
+import { SqlTransactionalMailRepository } from "./repositories/transactional/SqlTransactionalMailRepository.js"
+import { SqlTransactionalTemplateRepository } from "./repositories/transactional/SqlTransactionalTemplateRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
@@ -38,5 +40,7 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlRateBudget,
   SqlSubscriberImportRepository,
   SqlImportBatchRepository,
+  SqlTransactionalTemplateRepository,
+  SqlTransactionalMailRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

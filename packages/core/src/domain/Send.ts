@@ -1,14 +1,19 @@
 import { Schema } from "effect"
 import { CampaignId, SendId, SendUuid, SubscriberId } from "./Ids.js"
+import { TransactionalMailId } from "../transactional/TransactionalIds.js"
 import { Timestamp } from "./Timestamp.js"
 
 const OptionalTime = Schema.NullOr(Timestamp)
 
-/** One mail of a campaign to one subscriber: frozen when the campaign is sent, then mailed once. */
+/**
+ * One mail: of a campaign to one subscriber (frozen when the campaign is sent, then mailed once), or one delivery of a
+ * transactional mail (to its recipients; `subscriberId` is the first To address's subscriber, if any).
+ */
 export class Send extends Schema.Class<Send>("Send")({
   id: SendId,
   uuid: SendUuid,
   campaignId: Schema.NullOr(CampaignId),
+  transactionalMailId: Schema.NullOr(TransactionalMailId),
   subscriberId: Schema.NullOr(SubscriberId),
   /** The address when the send was created (kept when the subscriber is deleted). */
   email: Schema.String,

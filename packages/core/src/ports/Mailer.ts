@@ -7,14 +7,34 @@ export interface MailAddress {
   readonly name?: string | null
 }
 
-/** One mail to one recipient, fully rendered. */
+/**
+ * A file sent with a mail: `content` is base64 (the API's form, written into the MIME part as it is, in lines); with a
+ * `contentId` it is an inline part the html shows as `cid:<contentId>`, else an attachment.
+ */
+export interface MailAttachment {
+  readonly name: string
+  readonly content: string
+  readonly contentType: string
+  readonly contentId?: string | null
+}
+
+/**
+ * One mail, fully rendered: to one recipient (campaigns, confirmations), or with more To, Cc and Bcc recipients and
+ * attachments (transactional mails). Every recipient is in the SMTP envelope; Bcc recipients are in no header. The
+ * transport hands it over to all of them or to none (a refused recipient fails the whole mail).
+ */
 export interface MailMessage {
   readonly from: MailAddress
   readonly to: MailAddress
+  /** More To recipients after `to`. */
+  readonly moreTo?: ReadonlyArray<MailAddress>
+  readonly cc?: ReadonlyArray<MailAddress>
+  readonly bcc?: ReadonlyArray<MailAddress>
   readonly replyTo?: MailAddress | null
   readonly subject: string
   readonly html: string
   readonly text?: string
+  readonly attachments?: ReadonlyArray<MailAttachment>
   /** Extra headers, e.g. List-Unsubscribe. */
   readonly headers?: Readonly<Record<string, string>>
   /** The envelope sender (SMTP MAIL FROM, where bounces go); the From address when absent. */

@@ -26,7 +26,7 @@ export const sendRetryDelayMillis = (attempt: number, code: number | null = 450)
  * bounce (as an MTA gives up a queued mail).
  */
 export const deliveryOutcome = (
-  send: ClaimedSend,
+  send: Pick<ClaimedSend, "id" | "attempts" | "deferredSince">,
   error: MailError | null,
   at: Date,
   retryForMillis: number

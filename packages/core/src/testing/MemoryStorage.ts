@@ -35,6 +35,10 @@ import { makeMemoryTagRepository } from "./memory/MemoryTagRepository.js"
 import { makeMemoryTemplateRepository } from "./memory/MemoryTemplateRepository.js"
 import { makeMemoryTrackingRepository } from "./memory/MemoryTrackingRepository.js"
 import { makeMemoryTransactor } from "./memory/MemoryTransactor.js"
+import { makeMemoryTransactionalMailRepository } from "./memory/MemoryTransactionalMailRepository.js"
+import { makeMemoryTransactionalTemplateRepository } from "./memory/MemoryTransactionalTemplateRepository.js"
+import { TransactionalMailRepository } from "../transactional/TransactionalMailRepository.js"
+import { TransactionalTemplateRepository } from "../transactional/TransactionalTemplateRepository.js"
 
 /** Every storage port, in memory: for tests and for embedding without a database. Each build starts empty. */
 export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
@@ -57,7 +61,9 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(TrackingRepository, makeMemoryTrackingRepository(state)),
       Context.add(RateBudget, makeMemoryRateBudget()),
       Context.add(SubscriberImportRepository, makeMemorySubscriberImportRepository(state)),
-      Context.add(ImportBatchRepository, makeMemoryImportBatchRepository(state))
+      Context.add(ImportBatchRepository, makeMemoryImportBatchRepository(state)),
+      Context.add(TransactionalTemplateRepository, makeMemoryTransactionalTemplateRepository(state)),
+      Context.add(TransactionalMailRepository, makeMemoryTransactionalMailRepository(state))
     )
   })
 )

@@ -44,6 +44,12 @@ import { Tokens } from "./Tokens.js"
 import { Tracking } from "./Tracking.js"
 import { UrlSigner } from "./UrlSigner.js"
 import { WebViews } from "./WebViews.js"
+import type { TransactionalMailRepository } from "../transactional/TransactionalMailRepository.js"
+import type { TransactionalTemplateRepository } from "../transactional/TransactionalTemplateRepository.js"
+import { TransactionalDelivery } from "../transactional/TransactionalDelivery.js"
+import { TransactionalMails } from "../transactional/TransactionalMails.js"
+import { TransactionalTemplates } from "../transactional/TransactionalTemplates.js"
+import { TransactionalWakeup } from "../transactional/TransactionalWakeup.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -63,6 +69,8 @@ export type Storage =
   | RateBudget
   | SubscriberImportRepository
   | ImportBatchRepository
+  | TransactionalTemplateRepository
+  | TransactionalMailRepository
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -87,6 +95,9 @@ export type Mailroom =
   | CampaignStatistics
   | SubscriberImports
   | ImportWorker
+  | TransactionalTemplates
+  | TransactionalMails
+  | TransactionalDelivery
 
 const support = Layer.mergeAll(
   BouncePolicy.Default,
@@ -115,5 +126,12 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   CampaignStatistics.Default,
   SubscriberImports.Default,
   ImportWorker.Default,
+  TransactionalTemplates.Default,
+  TransactionalMails.Default,
+  TransactionalDelivery.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
-).pipe(Layer.provide(support), Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default)))
+).pipe(
+  Layer.provide(support),
+  Layer.provide(TransactionalWakeup.Default),
+  Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default))
+)

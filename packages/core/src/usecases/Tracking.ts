@@ -15,7 +15,8 @@ import { TagRepository } from "../ports/TagRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
-import { clickTarget, isPersonal } from "../sending/links.js"
+import { clickTarget, isPersonal, trackableLinks } from "../sending/links.js"
+import { TransactionalMailRepository } from "../transactional/TransactionalMailRepository.js"
 import { mailScope, type Recipient } from "../sending/mailScope.js"
 import { type LinkPurpose, NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
@@ -41,6 +42,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const signer = yield* UrlSigner
     const { withTransaction } = yield* Transactor
     const publicLinks = yield* PublicLinks
+    const transactionalMails = yield* TransactionalMailRepository
     const checkLink = signedSend(signer, sends)
 
     /**
@@ -97,6 +99,21 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         return renderTemplate(parseTemplate(written, "raw"), scope)
       })
 
+    /** A click on link `index` (1-based, in the mail's order) of a transactional mail's send: counted on the send. */
+    const transactionalClick = (send: Send, index: number) =>
+      Effect.gen(function*() {
+        const mail = yield* transactionalMails.findById(send.transactionalMailId!).pipe(orNotFound("Link"))
+        const written = trackableLinks(mail.html)[index - 1]
+        const target = written === undefined ? null : clickTarget(written, { fill: (url) => url, utmCampaign: null })
+        if (target === null) return yield* NotFound.of("Link")
+        yield* withTransaction(Effect.gen(function*() {
+          const at = yield* now
+          yield* transactionalMails.countClick(send.id, at)
+          if (send.openCount === 0) yield* countOpen(send, at)
+        }))
+        return target
+      })
+
     /**
      * Records a click (which implies an open) and returns where to redirect: the link as written, filled for the
      * send's subscriber when it is personal, with utm tags when the campaign adds them; NotFound for an unknown link.
@@ -106,6 +123,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       const linkId = yield* signer.linkIdOf(linkToken)
       if (linkId === null) return yield* NotFound.of("Link")
       const sent = yield* verified("click", sendUuid, signature, !linkId.signed)
+      if (Option.isSome(sent) && sent.value.transactionalMailId !== null) return yield* transactionalClick(sent.value, linkId.id)
       const link = yield* links.findById(linkId.id as CampaignLinkId).pipe(orNotFound("Link"))
       if (Option.isSome(sent) && sent.value.campaignId !== link.campaignId) return yield* NotFound.of("Link")
       const campaign = yield* campaigns.findById(link.campaignId)

@@ -8,6 +8,7 @@ import tracking from "./0005_tracking.js"
 import imports from "./0006_imports.js"
 import deliveryLeases from "./0007_delivery_leases.js"
 import trackingSwitches from "./0008_tracking_switches.js"
+import transactional from "./0009_transactional.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -18,7 +19,8 @@ export const migrations = Migrator.fromRecord({
   "0005_tracking": tracking,
   "0006_imports": imports,
   "0007_delivery_leases": deliveryLeases,
-  "0008_tracking_switches": trackingSwitches
+  "0008_tracking_switches": trackingSwitches,
+  "0009_transactional": transactional
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -17,6 +17,7 @@ const ListedRow = Schema.Struct({
   ...Send.fields,
   deliveryUncertain: SqlBoolean,
   campaignUuid: Schema.NullOr(Schema.String),
+  transactionalMailUuid: Schema.NullOr(Schema.String),
   subscriberUuid: Schema.NullOr(Schema.String)
 })
 const decodeListed = Schema.decodeUnknown(Schema.Array(ListedRow))
@@ -55,14 +56,17 @@ export const SqlSendRepository = Layer.effect(
         )
     })
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
-    const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, sub.uuid AS subscriber_uuid FROM sends s
+    const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, t.uuid AS transactional_mail_uuid, sub.uuid AS subscriber_uuid
+                              FROM sends s
                               LEFT JOIN campaigns c ON c.id = s.campaign_id
+                              LEFT JOIN transactional_mails t ON t.id = s.transactional_mail_id
                               LEFT JOIN subscribers sub ON sub.id = s.subscriber_id) listed`
     const toListed = (rows: ReadonlyArray<unknown>) =>
       Effect.map(decodeListed(rows), (decoded) =>
-        decoded.map(({ campaignUuid, subscriberUuid, ...send }): ListedSend => ({
+        decoded.map(({ campaignUuid, subscriberUuid, transactionalMailUuid, ...send }): ListedSend => ({
           send: new Send(send, true),
           campaignUuid,
+          transactionalMailUuid,
           subscriberUuid
         })))
 
@@ -190,7 +194,10 @@ export const SqlSendRepository = Layer.effect(
           const conditions = [
             ...(f.subscriber_uuid === undefined ? [] : [sql`subscriber_uuid = ${uuid(f.subscriber_uuid)}`]),
             ...(f.campaign_uuid === undefined ? [] : [sql`campaign_uuid = ${uuid(f.campaign_uuid)}`]),
-            ...(f.automation_mail_uuid === undefined && f.transactional_mail_log_item_uuid === undefined ? [] : [sql`1 = 0`])
+            ...(f.transactional_mail_log_item_uuid === undefined
+              ? []
+              : [sql`transactional_mail_uuid = ${uuid(f.transactional_mail_log_item_uuid)}`]),
+            ...(f.automation_mail_uuid === undefined ? [] : [sql`1 = 0`])
           ]
           const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
           const order = orderClause({ sent_at: "sent_at" }, ["sent_at"], query.sort)

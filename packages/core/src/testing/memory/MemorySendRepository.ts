@@ -15,6 +15,9 @@ export const makeMemorySendRepository = (state: MemoryState) => {
   const listed = (send: Send): ListedSend => ({
     send,
     campaignUuid: send.campaignId === null ? null : state.tables.campaigns.get(send.campaignId)?.uuid ?? null,
+    transactionalMailUuid: send.transactionalMailId === null
+      ? null
+      : state.tables.transactionalMails.get(send.transactionalMailId)?.uuid ?? null,
     subscriberUuid: send.subscriberId === null ? null : state.tables.subscribers.get(send.subscriberId)?.uuid ?? null
   })
   type Lease = { lockedUntil?: Date | null; leaseOwner?: string | null; retryAt?: Date | null; deferredSince?: Date | null }
@@ -48,6 +51,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
               id,
               uuid: newUuid() as SendUuid,
               campaignId,
+              transactionalMailId: null,
               subscriberId: subscriber.id as SubscriberId,
               email: subscriber.email,
               transportMessageId: null,
@@ -161,7 +165,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
             subscriber_uuid: (l, value) => l.subscriberUuid === value.trim().toLowerCase(),
             campaign_uuid: (l, value) => l.campaignUuid === value.trim().toLowerCase(),
             automation_mail_uuid: () => false,
-            transactional_mail_log_item_uuid: () => false
+            transactional_mail_log_item_uuid: (l, value) => l.transactionalMailUuid === value.trim().toLowerCase()
           }
         })
         return page

@@ -11,6 +11,8 @@ import type { NewTag } from "../../ports/TagRepository.js"
 import type { Suppression } from "../../domain/Suppression.js"
 import type { SubscriberImport } from "../../domain/SubscriberImport.js"
 import type { Template } from "../../domain/Template.js"
+import type { TransactionalMail } from "../../transactional/TransactionalMail.js"
+import type { TransactionalTemplate } from "../../transactional/TransactionalTemplate.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
 export interface MemoryTables {
@@ -52,6 +54,8 @@ export interface MemoryTables {
     readonly type: BounceType
     readonly createdAt: Date
   }>
+  readonly transactionalTemplates: Map<number, TransactionalTemplate>
+  readonly transactionalMails: Map<number, TransactionalMail>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -76,7 +80,9 @@ export class MemoryState {
     importParts: new Map(),
     importErrors: new Map(),
     importMarks: new Map(),
-    bounces: new Map()
+    bounces: new Map(),
+    transactionalTemplates: new Map(),
+    transactionalMails: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

@@ -47,6 +47,7 @@ export const sendContract = (makeStorage: MakeStorage) =>
           id: frozen[0]!.id,
           uuid: frozen[0]!.uuid,
           campaignId: c.id,
+          transactionalMailId: null,
           subscriberId: a.id,
           email: "a@example.com",
           transportMessageId: null,

@@ -1,0 +1,160 @@
+import { Duration, Effect, Option } from "effect"
+import { normalizeEmail } from "../domain/Email.js"
+import { newUuid } from "../domain/Ids.js"
+import { Mailer } from "../ports/Mailer.js"
+import { SendRepository } from "../ports/SendRepository.js"
+import { Transactor } from "../ports/Transactor.js"
+import { BouncePolicy } from "../sending/BouncePolicy.js"
+import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
+import { type DeliveryOutcome, deliveryOutcome } from "../sending/deliveryOutcome.js"
+import { MailIdentity } from "../sending/MailIdentity.js"
+import { PublicLinks } from "../sending/PublicLinks.js"
+import { DeliveryOptions } from "../usecases/DeliveryOptions.js"
+import { pump } from "../usecases/deliveryPump.js"
+import { now } from "../usecases/now.js"
+import { makeOutage, untilItWorks } from "../usecases/Outage.js"
+import { pollForever } from "../usecases/pollForever.js"
+import { UrlSigner } from "../usecases/UrlSigner.js"
+import type { TransactionalMail } from "./TransactionalMail.js"
+import { type ClaimedTransactionalSend, TransactionalMailRepository } from "./TransactionalMailRepository.js"
+import { sendMessageId, trackedLinkCount, transactionalMessage } from "./transactionalMessage.js"
+import { TransactionalWakeup } from "./TransactionalWakeup.js"
+
+/** A claimed send with its mail (none when the mail is gone). */
+interface Claimed {
+  readonly send: ClaimedTransactionalSend
+  readonly mail: Option.Option<TransactionalMail>
+}
+
+/** The outcome of one claimed send. */
+interface Outcome extends DeliveryOutcome {
+  readonly claimed: Claimed
+}
+
+/**
+ * Delivers transactional mails: its own loop beside campaign delivery (so a password reset never waits for a campaign
+ * slice), woken at once when this process queues a mail and polling for the others. Sends are claimed under a lease
+ * and recorded through the same pump, outcomes and retry rules as campaign mails (at most `concurrency` handed over
+ * and not recorded: the crash bound; an unknown outcome is never sent again); permanent refusals go through the one
+ * bounce policy. A mail sent with `store: false` is deleted once its send is finished.
+ */
+export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>()("@mailroom/TransactionalDelivery", {
+  effect: Effect.gen(function*() {
+    const mails = yield* TransactionalMailRepository
+    const sends = yield* SendRepository
+    const bounces = yield* BouncePolicy
+    const { withTransaction } = yield* Transactor
+    const signer = yield* UrlSigner
+    const mailer = yield* Mailer
+    const links = yield* PublicLinks
+    const identity = yield* MailIdentity
+    const options = yield* DeliveryOptions
+    const wakeup = yield* TransactionalWakeup
+    const owner = newUuid()
+    const problems = makeDeliveryProblems()
+    const storage = makeOutage("Recording transactional deliveries")
+    const leaseMillis = Duration.toMillis(options.lease)
+    const retryForMillis = Duration.toMillis(options.retryFor)
+
+    /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
+    const deliverOne = (claimed: Claimed): Effect.Effect<Outcome> =>
+      Effect.gen(function*() {
+        const { send } = claimed
+        if (Option.isNone(claimed.mail)) {
+          return { claimed, result: { _tag: "Failed", id: send.id, reason: "The mail was deleted before it went out." }, bounce: null } as const
+        }
+        const mail = claimed.mail.value
+        const signatures = yield* signer.signSend(send.uuid)
+        const linkTokens = yield* Effect.forEach(Array.from({ length: trackedLinkCount(mail) }, (_, i) => i + 1), signer.linkToken)
+        const messageId = sendMessageId(mail, send.uuid)
+        const message = transactionalMessage(mail, { sendUuid: send.uuid, signatures }, {
+          links,
+          linkTokens,
+          messageId,
+          bounceAddress: identity.bounceAddress
+        })
+        const error = yield* mailer.send(message).pipe(Effect.flip, Effect.option, Effect.map(Option.getOrNull))
+        if (error !== null) yield* problems.note(`transactional mail ${mail.uuid}`, error.failure, error.message)
+        const outcome = deliveryOutcome(send, error, yield* now, retryForMillis)
+        const result = outcome.result._tag === "Sent" ? { ...outcome.result, transportMessageId: messageId } : outcome.result
+        return { claimed, bounce: outcome.bounce, result }
+      })
+
+    /** Records outcomes (with what the bounce policy does about bounces), then forgets delivered unstored mails. */
+    const record = (outcomes: ReadonlyArray<Outcome>) => {
+      const write = Effect.gen(function*() {
+        const at = yield* now
+        yield* sends.record(outcomes.map((o) => o.result), at)
+        for (const { bounce, claimed } of outcomes) {
+          if (bounce === null || Option.isNone(claimed.mail)) continue
+          yield* bounces.apply({
+            email: normalizeEmail(claimed.mail.value.to[0]!.email),
+            type: bounce,
+            send: { id: claimed.send.id, campaignId: null, subscriberId: null },
+            at
+          })
+        }
+        const finished = outcomes.filter((o) => o.result._tag !== "Retry" && Option.isSome(o.claimed.mail) && !o.claimed.mail.value.stored)
+        if (finished.length > 0) yield* mails.forgetDelivered(finished.map((o) => o.claimed.send.mailId))
+      })
+      return untilItWorks(withTransaction(write), storage)
+    }
+
+    /** The next claimed sends with their mails, up to `room`; none when nothing is due. */
+    const claim = (room: number) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const claimed = yield* mails.claim({ now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: room, owner })
+        if (claimed.length === 0) return Option.none()
+        const byId = new Map<number, Option.Option<TransactionalMail>>()
+        for (const send of claimed) {
+          if (!byId.has(send.mailId)) byId.set(send.mailId, yield* mails.findById(send.mailId))
+        }
+        yield* storage.ok
+        return Option.some(claimed.map((send): Claimed => ({ send, mail: byId.get(send.mailId)! })))
+      }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
+
+    const ids = (items: ReadonlyArray<Claimed>) => items.map((item) => item.send.id)
+
+    /** Delivers every due transactional send; how many outcomes it recorded. */
+    const deliverDue = Effect.fn("TransactionalDelivery.deliverDue")(function*() {
+      const result = yield* pump({
+        concurrency: options.concurrency,
+        batchSize: options.batchSize,
+        claim,
+        deliver: deliverOne,
+        record,
+        recordLinger: options.recordLinger,
+        renew: (items) =>
+          Effect.flatMap(now, (at) => sends.renew({ ids: ids(items), owner, leaseUntil: new Date(at.getTime() + leaseMillis) })).pipe(
+            Effect.asVoid,
+            Effect.catchAllCause(storage.failed)
+          ),
+        renewEvery: Duration.millis(Math.max(50, leaseMillis / 3)),
+        release: (items) => sends.release({ ids: ids(items), owner }).pipe(Effect.catchAllCause(storage.failed)),
+        stopped: () => false,
+        watch: Effect.succeed(false),
+        watchEvery: options.pollInterval
+      })
+      return result.recorded
+    })
+
+    /** Delivers until nothing is due (tests, one-shot tools); how many outcomes were recorded. */
+    const drain = Effect.fn("TransactionalDelivery.drain")(function*() {
+      let total = 0
+      for (let recorded = yield* deliverDue(); recorded > 0; recorded = yield* deliverDue()) total += recorded
+      return total
+    })
+
+    /** Delivers forever: at once when woken, else every poll interval; the server forks it, `mailroom worker` runs it. */
+    const run = pollForever(
+      "Transactional delivery",
+      Effect.flatMap(deliverDue(), (recorded): Effect.Effect<number | Duration.Duration> =>
+        recorded > 0 ? Effect.succeed(recorded) : Effect.as(wakeup.wait(options.pollInterval), Duration.zero)
+      ),
+      options.pollInterval
+    )
+
+    return { deliverDue, drain, run } as const
+  })
+}) {}

@@ -1,0 +1,96 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import {
+  SendTransactionalMailInput,
+  TransactionalMailCollection,
+  TransactionalTemplateCollection,
+  TransactionalTemplateInput
+} from "@mailroom/core"
+import { Schema } from "effect"
+import { InvalidQueryError, MailSuppressedError, NotFoundError, ValidationFailedError } from "../ApiErrors.js"
+import { Authorization } from "../Authorization.js"
+import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
+import { TransactionalMailResource } from "./TransactionalMailResource.js"
+import { TransactionalTemplateResource } from "./TransactionalTemplateResource.js"
+
+const TemplatePath = Schema.Struct({ template: Schema.String.annotations({ description: "The template's uuid." }) })
+const MailPath = Schema.Struct({ mail: Schema.String.annotations({ description: "The logged mail's uuid." }) })
+
+/** The answer of a stored send: the log item's uuid. */
+const SentMail = Schema.Struct({ uuid: Schema.UUID }).annotations({ identifier: "SentTransactionalMail" })
+
+/** The answer of a render: what the mail would be. */
+const RenderedMail = Schema.Struct({ subject: Schema.String, html: Schema.String, text: Schema.String })
+  .annotations({ identifier: "RenderedTransactionalMail" })
+
+/** /api/transactional-mails: templates, send, render (a dry run), the log and resend. */
+export class TransactionalGroup extends HttpApiGroup.make("transactionalMails")
+  .add(
+    HttpApiEndpoint.get("listTemplates", "/transactional-mails/templates")
+      .setUrlParams(collectionParams(TransactionalTemplateCollection))
+      .addSuccess(Collection(TransactionalTemplateResource))
+      .addError(InvalidQueryError)
+  )
+  .add(
+    HttpApiEndpoint.post("createTemplate", "/transactional-mails/templates")
+      .setPayload(allErrors(TransactionalTemplateInput))
+      .addSuccess(Data(TransactionalTemplateResource), { status: 201 })
+      .addError(ValidationFailedError)
+  )
+  .add(
+    HttpApiEndpoint.get("getTemplate", "/transactional-mails/templates/:template")
+      .setPath(TemplatePath)
+      .addSuccess(Data(TransactionalTemplateResource))
+      .addError(NotFoundError)
+  )
+  .add(
+    HttpApiEndpoint.put("updateTemplate", "/transactional-mails/templates/:template")
+      .setPath(TemplatePath)
+      .setPayload(allErrors(TransactionalTemplateInput))
+      .addSuccess(Data(TransactionalTemplateResource))
+      .addError(NotFoundError)
+      .addError(ValidationFailedError)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteTemplate", "/transactional-mails/templates/:template").setPath(TemplatePath).addError(NotFoundError)
+  )
+  .add(
+    HttpApiEndpoint.post("send", "/transactional-mails/send")
+      .setPayload(allErrors(SendTransactionalMailInput))
+      .addSuccess(SentMail)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(MailSuppressedError)
+      .addError(ValidationFailedError)
+      .annotate(OpenApi.Description, "Queues the mail durably and answers; workers deliver it. 204 with `store: false`.")
+  )
+  .add(
+    HttpApiEndpoint.post("render", "/transactional-mails/render")
+      .setPayload(allErrors(SendTransactionalMailInput))
+      .addSuccess(Data(RenderedMail))
+      .addError(ValidationFailedError)
+      .annotate(OpenApi.Description, "A dry run of `send` with the same body: the subject, html and text, nothing sent or stored.")
+  )
+  .add(
+    HttpApiEndpoint.get("listMails", "/transactional-mails")
+      .setUrlParams(collectionParams(TransactionalMailCollection))
+      .addSuccess(Collection(TransactionalMailResource))
+      .addError(InvalidQueryError)
+  )
+  .add(
+    HttpApiEndpoint.get("getMail", "/transactional-mails/:mail")
+      .setPath(MailPath)
+      .addSuccess(Data(TransactionalMailResource))
+      .addError(NotFoundError)
+  )
+  .add(
+    HttpApiEndpoint.post("resend", "/transactional-mails/:mail/resend")
+      .setPath(MailPath)
+      .addError(NotFoundError)
+      .addError(MailSuppressedError)
+  )
+  .middleware(Authorization)
+  .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "Mails an application sends itself (password resets, receipts): stored templates, send, a dry-run render, the log and resend. A token with only the `send` ability may call `send`."
+  )
+{}

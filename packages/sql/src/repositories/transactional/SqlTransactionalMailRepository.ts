@@ -1,0 +1,191 @@
+import { SqlClient } from "@effect/sql"
+import {
+  type ClaimedTransactionalSend,
+  type LoggedTransactionalMail,
+  NamedAddress,
+  type NewTransactionalMail,
+  type SendId,
+  type SendUuid,
+  StoredAttachment,
+  TransactionalMail,
+  type TransactionalMailId,
+  TransactionalMailRepository,
+  TransactionalMailStatus
+} from "@mailroom/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlBoolean } from "../../columns.js"
+import { containsPattern, orderClause } from "../../selectPage.js"
+
+const Addresses = Schema.parseJson(Schema.Array(NamedAddress))
+const { bcc: _b, cc: _c, from: _f, replyTo: _r, to: _t, ...plain } = TransactionalMail.fields
+
+/** A mail row: addresses and attachments as JSON, booleans as 1/0. */
+const MailRow = Schema.Struct({
+  ...plain,
+  fromAddress: Schema.parseJson(NamedAddress),
+  toAddresses: Addresses,
+  ccAddresses: Addresses,
+  bccAddresses: Addresses,
+  replyToAddresses: Addresses,
+  attachments: Schema.parseJson(Schema.Array(StoredAttachment)),
+  fake: SqlBoolean,
+  stored: SqlBoolean,
+  trackOpens: SqlBoolean,
+  trackClicks: SqlBoolean
+})
+const encodeRow = Schema.encode(MailRow.pipe(Schema.omit("id")))
+const LoggedRow = Schema.Struct({
+  ...MailRow.fields,
+  sendUuid: Schema.NullOr(Schema.String),
+  sendStatus: Schema.NullOr(TransactionalMailStatus),
+  sendFailureReason: Schema.NullOr(Schema.String),
+  sendTransportMessageId: Schema.NullOr(Schema.String),
+  opens: Schema.Number,
+  clicks: Schema.Number
+})
+const decodeMails = Schema.decodeUnknown(Schema.Array(MailRow))
+const decodeLogged = Schema.decodeUnknown(Schema.Array(LoggedRow))
+
+const toMail = ({ bccAddresses, ccAddresses, fromAddress, replyToAddresses, toAddresses, ...row }: typeof MailRow.Type) =>
+  new TransactionalMail({ ...row, from: fromAddress, to: toAddresses, cc: ccAddresses, bcc: bccAddresses, replyTo: replyToAddresses }, true)
+
+/** What the log searches: the addresses with their names, lower-cased. */
+const searchText = (mail: NewTransactionalMail) =>
+  [...mail.to, ...mail.cc, ...mail.bcc, mail.from].map((a) => `${a.name ?? ""} <${a.email}>`).join(", ").toLowerCase()
+
+/** A Message-ID as stored: in angle brackets. */
+const messageId = (value: string) => `<${value.trim().replace(/^<|>$/g, "")}>`
+
+/** TransactionalMailRepository over SqlClient; the log joins each mail's latest send. */
+export const SqlTransactionalMailRepository = Layer.effect(
+  TransactionalMailRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+    const logged = sql`(SELECT m.*, s.uuid AS send_uuid, s.failure_reason AS send_failure_reason,
+        s.transport_message_id AS send_transport_message_id,
+        CASE WHEN s.id IS NULL THEN NULL WHEN s.sent_at IS NOT NULL THEN 'sent' WHEN s.failed_at IS NOT NULL THEN 'failed'
+             ELSE 'pending' END AS send_status,
+        CAST((SELECT COALESCE(sum(open_count), 0) FROM sends o WHERE o.transactional_mail_id = m.id) AS INTEGER) AS opens,
+        CAST((SELECT COALESCE(sum(click_count), 0) FROM sends c WHERE c.transactional_mail_id = m.id) AS INTEGER) AS clicks
+      FROM transactional_mails m
+      LEFT JOIN sends s ON s.id = (SELECT max(id) FROM sends l WHERE l.transactional_mail_id = m.id)
+      WHERE m.stored = ${1}) logged`
+    const toLogged = (rows: ReadonlyArray<unknown>) =>
+      Effect.map(decodeLogged(rows), (decoded) =>
+        decoded.map(({ clicks, opens, sendFailureReason, sendStatus, sendTransportMessageId, sendUuid, ...row }): LoggedTransactionalMail => ({
+          mail: toMail(row),
+          sendUuid,
+          status: sendStatus ?? (row.fake ? "sent" : "pending"),
+          failureReason: sendFailureReason,
+          transportMessageId: sendTransportMessageId,
+          opens: Number(opens),
+          clicks: Number(clicks)
+        })))
+
+    return TransactionalMailRepository.of({
+      insert: (mail) =>
+        Effect.gen(function*() {
+          const { bcc, cc, from, replyTo, to, ...rest } = mail
+          const row = yield* encodeRow({
+            ...rest,
+            fromAddress: from,
+            toAddresses: to,
+            ccAddresses: cc,
+            bccAddresses: bcc,
+            replyToAddresses: replyTo
+          })
+          const rows = yield* sql`INSERT INTO transactional_mails ${sql.insert({ ...row, searchText: searchText(mail) })} RETURNING *`
+          return toMail((yield* decodeMails(rows))[0]!)
+        }).pipe(Effect.orDie),
+      addSend: ({ at, email, mailId, subscriberId, uuid }) =>
+        Effect.gen(function*() {
+          const stamp = at.toISOString()
+          const [row] = yield* sql<{ readonly id: number }>`INSERT INTO sends ${sql.insert({
+            uuid,
+            transactionalMailId: mailId,
+            subscriberId,
+            email,
+            attempts: 0,
+            openCount: 0,
+            clickCount: 0,
+            createdAt: stamp,
+            updatedAt: stamp
+          })} RETURNING id`
+          return { id: Number(row!.id) as SendId, uuid }
+        }).pipe(Effect.orDie),
+      findById: (id) =>
+        Effect.flatMap(sql`SELECT * FROM transactional_mails WHERE id = ${id}`, decodeMails).pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toMail)),
+          Effect.orDie
+        ),
+      findByUuid: (uuid) =>
+        Effect.flatMap(sql`SELECT * FROM ${logged} WHERE uuid = ${uuid}`, toLogged).pipe(
+          Effect.map((found) => Option.fromNullable(found[0])),
+          Effect.orDie
+        ),
+      list: (query) =>
+        Effect.gen(function*() {
+          const f = query.filters
+          const conditions = [
+            ...(f.search === undefined ? [] : [
+              sql`(lower(subject) LIKE ${containsPattern(f.search)} ESCAPE '\\' OR search_text LIKE ${containsPattern(f.search)} ESCAPE '\\')`
+            ]),
+            ...(f.mail_name === undefined ? [] : [sql`lower(mail_name) = ${f.mail_name.trim().toLowerCase()}`]),
+            ...(f.transport_message_id === undefined ? [] : [
+              sql`EXISTS (SELECT 1 FROM sends t WHERE t.transactional_mail_id = logged.id
+                          AND t.transport_message_id = ${messageId(f.transport_message_id)})`
+            ])
+          ]
+          const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
+          const order = orderClause({ created_at: "created_at", subject: "lower(subject)" }, [], query.sort)
+          const [rows, counted] = yield* Effect.all([
+            sql`SELECT * FROM ${logged} ${where} ORDER BY ${sql.literal(order)}
+                LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
+            sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${logged} ${where}`
+          ])
+          return { items: yield* toLogged(rows), total: Number(counted[0]?.total ?? 0) }
+        }).pipe(Effect.orDie),
+      claim: ({ leaseUntil, limit, now, owner }) =>
+        Effect.gen(function*() {
+          const at = now.toISOString()
+          const rows = yield* sql<{
+            readonly id: number
+            readonly uuid: string
+            readonly transactionalMailId: number
+            readonly attempts: number
+            readonly deferredSince: string | null
+          }>`UPDATE sends SET locked_until = ${leaseUntil.toISOString()}, lease_owner = ${owner}
+            WHERE id IN (
+              SELECT id FROM sends
+              WHERE transactional_mail_id IS NOT NULL AND sent_at IS NULL AND failed_at IS NULL
+                AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
+              ORDER BY id LIMIT ${limit} ${skipLocked}
+            ) RETURNING id, uuid, transactional_mail_id, attempts, deferred_since`
+          return [...rows].sort((a, b) => a.id - b.id).map((row): ClaimedTransactionalSend => ({
+            id: Number(row.id) as SendId,
+            uuid: row.uuid as SendUuid,
+            mailId: Number(row.transactionalMailId) as TransactionalMailId,
+            attempts: Number(row.attempts),
+            deferredSince: row.deferredSince === null ? null : new Date(row.deferredSince)
+          }))
+        }).pipe(Effect.orDie),
+      forgetDelivered: (ids) =>
+        ids.length === 0 ? Effect.void : Effect.gen(function*() {
+          const gone = yield* sql<{ readonly id: number }>`DELETE FROM transactional_mails
+            WHERE id IN ${sql.in(ids)} AND stored = ${0}
+              AND NOT EXISTS (SELECT 1 FROM sends p WHERE p.transactional_mail_id = transactional_mails.id
+                              AND p.sent_at IS NULL AND p.failed_at IS NULL)
+            RETURNING id`
+          if (gone.length > 0) yield* sql`DELETE FROM sends WHERE transactional_mail_id IN ${sql.in(gone.map((row) => row.id))}`
+        }).pipe(Effect.orDie),
+      countClick: (sendId, at) =>
+        sql<{ readonly clickCount: number }>`UPDATE sends SET click_count = click_count + 1,
+            first_clicked_at = COALESCE(first_clicked_at, ${at.toISOString()}), last_clicked_at = ${at.toISOString()},
+            updated_at = ${at.toISOString()} WHERE id = ${sendId} RETURNING click_count`.pipe(
+          Effect.map((rows) => ({ first: Number(rows[0]?.clickCount ?? 0) === 1 })),
+          Effect.orDie
+        )
+    })
+  })
+)

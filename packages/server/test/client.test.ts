@@ -35,5 +35,26 @@ describe.each(stores)("typed client on %s", (store) => {
           errors: { report_recipients: ["The report recipients field is required when a report is enabled."] }
         })
       }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+    it.effect("sends a transactional mail, reads it from the log and gets 406 as MailSuppressed", () =>
+      Effect.gen(function*() {
+        const { call, url } = yield* TestServer
+        const client = yield* makeMailroomClient({ baseUrl: url, token: TOKEN })
+        const template = yield* client.transactionalMails.createTemplate({
+          payload: { name: "Typed receipt", subject: "Receipt {{ number }}", html: "<p>Thanks</p>" }
+        })
+        expect(template.data).toMatchObject({ name: "Typed receipt", sent_count: 0 })
+        const sent = yield* client.transactionalMails.send({
+          payload: { mailName: "typed receipt", from: "shop@example.com", to: "buyer@example.com", replacements: { number: 7 } }
+        })
+        const uuid = sent === undefined ? "" : sent.uuid
+        const logged = yield* client.transactionalMails.getMail({ path: { mail: uuid } })
+        expect(logged.data).toMatchObject({ subject: "Receipt 7", status: "pending", mail_name: "Typed receipt" })
+        yield* call("POST", "/api/suppressions", { body: { email: "blocked@example.com", reason: "manual" } })
+        const refused = yield* Effect.flip(client.transactionalMails.send({
+          payload: { from: "shop@example.com", to: "blocked@example.com", subject: "x", html: "y" }
+        }))
+        expect(refused).toMatchObject({ _tag: "MailSuppressed", suppressed: ["blocked@example.com"] })
+      }).pipe(Effect.provide(FetchHttpClient.layer)))
   })
 })

@@ -21,6 +21,7 @@ import { tagContract } from "./suite/tagContract.js"
 import { templateContract } from "./suite/templateContract.js"
 import { trackingContract } from "./suite/trackingContract.js"
 import { trackingQueryContract } from "./suite/trackingQueryContract.js"
+import { transactionalContract } from "./suite/transactionalContract.js"
 import { transactorContract } from "./suite/transactorContract.js"
 
 export type { MakeStorage } from "./suite/fixtures.js"
@@ -44,6 +45,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     sendDeliveryContract(makeStorage)
     sendQueryContract(makeStorage)
     campaignLinkContract(makeStorage)
+    transactionalContract(makeStorage)
     trackingContract(makeStorage)
     trackingQueryContract(makeStorage)
     settingsContract(makeStorage)

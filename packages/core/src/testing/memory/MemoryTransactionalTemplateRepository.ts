@@ -32,7 +32,9 @@ export const makeMemoryTransactionalTemplateRepository = (state: MemoryState) =>
       Effect.sync(() => {
         const existing = rows().get(id)
         if (existing === undefined) return Option.none()
-        const row = new TransactionalTemplate({ ...existing, ...changes })
+        // only the writable fields, whatever else the object carries (as the SQL stores do)
+        const { createdAt: _c, id: _i, uuid: _u, ...writable } = changes as Partial<TransactionalTemplate>
+        const row = new TransactionalTemplate({ ...existing, ...writable })
         rows().set(id, row)
         return Option.some(row)
       }),

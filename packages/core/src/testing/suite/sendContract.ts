@@ -149,6 +149,7 @@ export const sendContract = (makeStorage: MakeStorage) =>
         expect(Option.getOrThrow(yield* sends.findByUuid(first!.uuid))).toEqual({
           send: first,
           campaignUuid: c.uuid,
+          transactionalMailUuid: null,
           subscriberUuid: ada!.uuid
         })
         expect(Option.getOrThrow(yield* sends.findByUuid(second!.uuid)).send).toEqual(second)

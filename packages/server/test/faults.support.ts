@@ -29,6 +29,8 @@ export interface RigOptions {
   readonly env?: Record<string, string>
   /** Reach Postgres through a proxy that can cut every connection (a database restart). */
   readonly proxy?: boolean
+  /** Run the workers inside `serve` (default: on sqlite only). */
+  readonly apiWorkers?: boolean
 }
 
 /** What the SMTP server got for one campaign, against who should have got it. */
@@ -67,6 +69,8 @@ export interface Rig {
    */
   readonly crash: (index?: number) => Promise<void>
   readonly startWorker: (index: number) => Promise<void>
+  /** SIGKILLs `serve` and starts it again on the same port, with its workers on or off. */
+  readonly restartApi: (workers: boolean) => Promise<void>
   readonly report: (uuid: string, eligible: ReadonlyArray<string>) => Promise<Delivered>
   /** Every process's output joined, for log assertions. */
   readonly logs: () => string
@@ -162,7 +166,7 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
       ...options.env
     }
     const inServer = options.store === "sqlite"
-    const api = await startServe("serve", { ...env, WORKERS: inServer ? "true" : "false" }, cwd)
+    const api = await startServe("serve", { ...env, WORKERS: options.apiWorkers ?? inServer ? "true" : "false" }, cwd)
     processes.push(api.process)
     const workers: Array<MailroomProcess> = []
     const startWorker = async (index: number) => {
@@ -215,6 +219,11 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
         startWorker(index).catch(() => undefined)
       },
       startWorker,
+      restartApi: async (workers) => {
+        await rig.api.process.kill("SIGKILL")
+        rig.api = await startServe("serve", { ...env, WORKERS: workers ? "true" : "false" }, cwd, { port: rig.api.port })
+        processes.push(rig.api.process)
+      },
       report: async (uuid, eligible) => {
         // let a straggler (a duplicate would come late) arrive before counting
         await new Promise((resolve) => setTimeout(resolve, 1_000))

@@ -40,7 +40,8 @@ const toMailError = (error: unknown): MailError =>
 /**
  * A Mailer over a pool of Mailroom's own SMTP connections (internal/SmtpConnection.ts), closed when the layer's
  * scope ends. A message is written in one pass by internal/mime.ts, a campaign's mails from its layout prepared once
- * (internal/LayoutMime.ts), and sent as bytes with MAIL FROM, RCPT TO and DATA pipelined. Callers may send
+ * (internal/LayoutMime.ts), and sent as bytes with MAIL FROM, RCPT TO and DATA pipelined (a mail to several
+ * recipients waits for every RCPT TO answer before its bytes go: all of them get it, or none). Callers may send
  * concurrently (64 in flight is the delivery default); sends beyond the open connections wait in the pool's queue.
  */
 export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
@@ -68,7 +69,7 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
             if (mail.pooled === true) messageBuffers.release(mail.raw)
             return signed
           })
-          bytes.then((raw) => pool.send(mail.envelope.from, mail.envelope.to[0]!, raw, mail.dotStuffed === true)).then(
+          bytes.then((raw) => pool.send(mail.envelope.from, mail.envelope.to, raw, mail.dotStuffed === true)).then(
             () => {
               // accepted: the server read every byte. After a failure the socket may still hold them, so that
               // buffer is left to the garbage collector rather than handed to the next mail.

@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync } from "node:crypto"
+import { createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { Mailer, type MailLayout, type MailMessage } from "@mailroom/core"
 import { checkDkimKey, type DkimKey, DkimKeyError, pemKeys, SmtpMailer } from "@mailroom/smtp"
@@ -79,6 +79,31 @@ describe.each([false, true])("DKIM signing (CHUNKING %s)", (chunking) => {
         expect(tampered).not.toBe(server.received[0]!.raw)
         expect((yield* Effect.promise(() => verify(tampered))).map((r) => r.result)).not.toContain("pass")
       }
+    }), { timeout: 20_000 })
+
+  it.scopedLive("a mail with more recipients, an inline part and an attachment is signed, Cc included, and verifies", () =>
+    Effect.gen(function*() {
+      const server = yield* faulty(chunking)
+      const mailer = yield* mailerOn(server, keys)
+      yield* mailer.send({
+        ...message,
+        moreTo: [{ email: "bo@example.org", name: "Bó" }],
+        cc: [{ email: "cy@example.org" }],
+        bcc: [{ email: "audit@example.com" }],
+        html: "<p>Hello <img src=\"cid:logo\"></p>\n.dot line",
+        attachments: [
+          { name: "logo.png", content: randomBytes(2_000).toString("base64"), contentType: "image/png", contentId: "logo" },
+          { name: "Relatório março.pdf", content: randomBytes(50_000).toString("base64"), contentType: "application/pdf" }
+        ]
+      })
+      const [mail] = server.received
+      expect(mail!.to).toEqual(["ana@example.org", "bo@example.org", "cy@example.org", "audit@example.com"])
+      const results = yield* Effect.promise(() => verify(mail!.raw))
+      expect(results.map(({ algorithm, result }) => [algorithm, result])).toEqual([["rsa-sha256", "pass"], ["ed25519-sha256", "pass"]])
+      expect(results[0]!.headers.split(/:\s*/)).toContain("cc")
+      const tampered = mail!.raw.replace(/^(Content-Disposition: attachment;\r\n filename\*=utf-8'')Relat/m, "$1Xelat")
+      expect(tampered).not.toBe(mail!.raw)
+      expect((yield* Effect.promise(() => verify(tampered))).map((r) => r.result)).not.toContain("pass")
     }), { timeout: 20_000 })
 })
 

@@ -119,7 +119,7 @@ describe("SmtpPool over a CHUNKING server", () => {
   it("sends a message as one BDAT LAST chunk, byte for byte, with no dot-stuffing and no DATA", async () => {
     const { commands, delivered, pool } = await chunkingServer()
     const body = ".dot first\r\n.\r\nend"
-    await pool.send("a@example.com", "ana@example.org", message("ana@example.org", body))
+    await pool.send("a@example.com", ["ana@example.org"], message("ana@example.org", body))
     expect(pool.chunking).toBe(true)
     expect(delivered).toEqual([{ to: "ana@example.org", raw: message("ana@example.org", body).toString(), via: "BDAT" }])
     expect(commands).toEqual(["EHLO", "MAIL", "RCPT", "BDAT"])
@@ -127,25 +127,38 @@ describe("SmtpPool over a CHUNKING server", () => {
 
   it("a message already dot-stuffed goes by DATA and arrives as it was written", async () => {
     const { delivered, pool } = await chunkingServer()
-    await pool.send("a@example.com", "bo@example.org", Buffer.from("To: bo@example.org\r\n\r\n..hidden dot\r\n"), true)
+    await pool.send("a@example.com", ["bo@example.org"], Buffer.from("To: bo@example.org\r\n\r\n..hidden dot\r\n"), true)
     expect(delivered).toEqual([{ to: "bo@example.org", raw: "To: bo@example.org\r\n\r\n.hidden dot\r\n", via: "DATA" }])
   })
 
   it("a refused recipient fails that message only, and a refused message is permanent; the next goes through", async () => {
     const { delivered, pool } = await chunkingServer()
-    const noUser = await failure(pool.send("a@example.com", "nobody@example.org", message("nobody@example.org", "hi")))
+    const noUser = await failure(pool.send("a@example.com", ["nobody@example.org"], message("nobody@example.org", "hi")))
     expect(noUser).toMatchObject({ code: 550, permanent: true })
     expect(noUser.message).toContain("no such user")
-    const rejected = await failure(pool.send("a@example.com", "cy@example.org", message("cy@example.org", "REJECT me")))
+    const rejected = await failure(pool.send("a@example.com", ["cy@example.org"], message("cy@example.org", "REJECT me")))
     expect(rejected).toMatchObject({ code: 554, permanent: true })
-    await Promise.all(["d1", "d2", "d3"].map((name) => pool.send("a@example.com", `${name}@example.org`, message(`${name}@example.org`, name))))
+    await Promise.all(["d1", "d2", "d3"].map((name) => pool.send("a@example.com", [`${name}@example.org`], message(`${name}@example.org`, name))))
     expect(delivered.map((d) => d.to)).toEqual(["d1@example.org", "d2@example.org", "d3@example.org"])
+  })
+
+  it("a message to several recipients waits for every RCPT TO answer, then goes as one chunk; a refused one is RSET, never sent", async () => {
+    const { commands, delivered, pool } = await chunkingServer()
+    await pool.send("a@example.com", ["ana@example.org", "bo@example.org"], message("ana@example.org", ".dot\r\nbody"))
+    expect(commands).toEqual(["EHLO", "MAIL", "RCPT", "RCPT", "BDAT"])
+    expect(delivered.map((d) => [d.raw, d.via])).toEqual([[message("ana@example.org", ".dot\r\nbody").toString(), "BDAT"]])
+    commands.length = 0
+    const error = await failure(pool.send("a@example.com", ["ana@example.org", "nobody@example.org"], message("ana@example.org", "hi")))
+    expect(error).toMatchObject({ code: 550, permanent: true, maybeDelivered: false })
+    expect(error.message).toContain("nobody@example.org")
+    expect(commands).toEqual(["MAIL", "RCPT", "RCPT", "RSET"])
+    expect(delivered).toHaveLength(1)
   })
 
   it("a connection lost after the chunk went out is 'maybe delivered': not sent again", async () => {
     const { delivered, pool } = await chunkingServer({ holdReplies: true })
-    await pool.send("a@example.com", "ok@example.org", message("ok@example.org", "fine"))
-    const lost = await failure(pool.send("a@example.com", "gone@example.org", message("gone@example.org", "DROP")))
+    await pool.send("a@example.com", ["ok@example.org"], message("ok@example.org", "fine"))
+    const lost = await failure(pool.send("a@example.com", ["gone@example.org"], message("gone@example.org", "DROP")))
     expect(lost).toMatchObject({ maybeDelivered: true, permanent: false })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(delivered.map((d) => d.to)).toEqual(["ok@example.org", "gone@example.org"])

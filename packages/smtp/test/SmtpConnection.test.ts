@@ -101,7 +101,7 @@ describe("SmtpPool over real SMTP servers", () => {
       onAuth: (auth, _session, callback) =>
         auth.username === "mailer" && auth.password === "s3cr:et" ? callback(null, { user: "mailer" }) : callback(new Error("Bad login"))
     })
-    await pool(`smtp://mailer:s3cr%3Aet@127.0.0.1:${port}?tls.rejectUnauthorized=false`).send("news@example.com", "ana@example.org", message("ana@example.org"))
+    await pool(`smtp://mailer:s3cr%3Aet@127.0.0.1:${port}?tls.rejectUnauthorized=false`).send("news@example.com", ["ana@example.org"], message("ana@example.org"))
     expect(received).toHaveLength(1)
     expect(received[0]).toMatchObject({ to: ["ana@example.org"], secure: true, user: "mailer" })
     expect(received[0]!.raw).toContain("Subject: Hi")
@@ -114,13 +114,13 @@ describe("SmtpPool over real SMTP servers", () => {
       authOptional: false,
       onAuth: (auth, _session, callback) => callback(null, { user: `${auth.method}:${auth.username}` })
     })
-    await pool(`smtps://mailer:pw@127.0.0.1:${port}?tls.rejectUnauthorized=false`).send("news@example.com", "bo@example.org", message("bo@example.org"))
+    await pool(`smtps://mailer:pw@127.0.0.1:${port}?tls.rejectUnauthorized=false`).send("news@example.com", ["bo@example.org"], message("bo@example.org"))
     expect(received[0]).toMatchObject({ secure: true, user: "LOGIN:mailer" })
   })
 
   it("refuses a self-signed certificate unless told otherwise, as a temporary error", async () => {
     const { port, received } = await server({ secure: true })
-    const error = await failure(pool(`smtps://127.0.0.1:${port}`).send("a@example.com", "b@example.org", message("b@example.org")))
+    const error = await failure(pool(`smtps://127.0.0.1:${port}`).send("a@example.com", ["b@example.org"], message("b@example.org")))
     expect(error.permanent).toBe(false)
     expect(error.message).toMatch(/self-signed|certificate/i)
     expect(received).toHaveLength(0)
@@ -128,14 +128,14 @@ describe("SmtpPool over real SMTP servers", () => {
 
   it("a refused login is a temporary error (configuration, not the recipient)", async () => {
     const { port } = await server({ authOptional: false, onAuth: (_auth, _session, callback) => callback(new Error("Invalid credentials")) })
-    const error = await failure(pool(`smtp://x:y@127.0.0.1:${port}?tls.rejectUnauthorized=false`).send("a@example.com", "b@example.org", message("b@example.org")))
+    const error = await failure(pool(`smtp://x:y@127.0.0.1:${port}?tls.rejectUnauthorized=false`).send("a@example.com", ["b@example.org"], message("b@example.org")))
     expect(error.permanent).toBe(false)
     expect(error.message).toContain("535")
   })
 
   it("requireTLS refuses to send over a server without STARTTLS", async () => {
     const { port, received } = await server({ disabledCommands: ["STARTTLS"] })
-    const error = await failure(pool(`smtp://127.0.0.1:${port}?requireTLS=true`).send("a@example.com", "b@example.org", message("b@example.org")))
+    const error = await failure(pool(`smtp://127.0.0.1:${port}?requireTLS=true`).send("a@example.com", ["b@example.org"], message("b@example.org")))
     expect(error.message).toMatch(/STARTTLS/)
     expect(received).toHaveLength(0)
   })
@@ -147,10 +147,10 @@ describe("SmtpPool over real SMTP servers", () => {
         address.address.startsWith("nobody") ? callback(Object.assign(new Error("5.1.1 No such user"), { responseCode: 550 })) : callback()
     })
     const p = pool(`smtp://127.0.0.1:${port}`, 1)
-    const error = await failure(p.send("a@example.com", "nobody@example.org", message("nobody@example.org")))
+    const error = await failure(p.send("a@example.com", ["nobody@example.org"], message("nobody@example.org")))
     expect(error).toMatchObject({ code: 550, permanent: true })
     expect(error.message).toContain("550 5.1.1 No such user")
-    await p.send("a@example.com", "ok@example.org", message("ok@example.org"))
+    await p.send("a@example.com", ["ok@example.org"], message("ok@example.org"))
     expect(received.map((r) => r.to)).toEqual([["ok@example.org"]])
   })
 
@@ -158,7 +158,7 @@ describe("SmtpPool over real SMTP servers", () => {
     const { port, received } = await server({ disabledCommands: ["STARTTLS"] })
     const p = pool(`smtp://127.0.0.1:${port}`, 3)
     const body = (i: number) => `.starts with a dot ${i}\r\n..two\r\n.\r\nlast line`
-    await Promise.all(Array.from({ length: 60 }, (_, i) => p.send("a@example.com", `r${i}@example.org`, message(`r${i}@example.org`, body(i)))))
+    await Promise.all(Array.from({ length: 60 }, (_, i) => p.send("a@example.com", [`r${i}@example.org`], message(`r${i}@example.org`, body(i)))))
     expect(received).toHaveLength(60)
     const r7 = received.find((r) => r.to[0] === "r7@example.org")!
     expect(r7.raw).toBe(message("r7@example.org", body(7)).toString())
@@ -166,7 +166,7 @@ describe("SmtpPool over real SMTP servers", () => {
 
   it("refuses a message above the server's SIZE before sending it", async () => {
     const { port, received } = await server({ disabledCommands: ["STARTTLS"], size: 100 })
-    const error = await failure(pool(`smtp://127.0.0.1:${port}`).send("a@example.com", "b@example.org", message("b@example.org", "x".repeat(200))))
+    const error = await failure(pool(`smtp://127.0.0.1:${port}`).send("a@example.com", ["b@example.org"], message("b@example.org", "x".repeat(200))))
     expect(error).toMatchObject({ permanent: true, code: 552 })
     expect(received).toHaveLength(0)
   })
@@ -199,20 +199,48 @@ describe("SmtpPool against scripted servers", () => {
         else ok(line, socket, state)
       }, 10)
     })
-    await pool(`smtp://127.0.0.1:${port}`).send("a@example.com", "b@example.org", message("b@example.org"))
+    await pool(`smtp://127.0.0.1:${port}`).send("a@example.com", ["b@example.org"], message("b@example.org"))
     expect(commands).toEqual(["EHLO", "HELO", "MAIL", "RCPT", "DATA", "."])
     expect(overlapping).toBe(0)
   })
 
+  it("without PIPELINING sends to several recipients one command at a time, and a refused one is RSET before DATA", async () => {
+    const commands: Array<string> = []
+    const port = await scripted("220 old.example ESMTP", (line, socket, state) => {
+      commands.push(line.split(/[: ]/)[0]!)
+      if (line === "RCPT TO:<nobody@example.org>") socket.write("550 5.1.1 no such user\r\n")
+      else ok(line, socket, state)
+    })
+    const p = pool(`smtp://127.0.0.1:${port}`, 1)
+    await p.send("a@example.com", ["b@example.org", "c@example.org"], message("b@example.org"))
+    expect(commands).toEqual(["EHLO", "MAIL", "RCPT", "RCPT", "DATA", "."])
+    commands.length = 0
+    const error = await failure(p.send("a@example.com", ["b@example.org", "nobody@example.org", "c@example.org"], message("b@example.org")))
+    expect(error).toMatchObject({ code: 550, permanent: true })
+    expect(error.message).toBe("SMTP RCPT TO:<nobody@example.org> refused: 550 5.1.1 no such user")
+    expect(commands).toEqual(["MAIL", "RCPT", "RCPT", "RSET"])
+  })
+
+  it("a message without recipients fails as permanent before any command", async () => {
+    const commands: Array<string> = []
+    const port = await scripted("220 ready", (line, socket, state) => {
+      commands.push(line.split(/[: ]/)[0]!)
+      ok(line, socket, state)
+    })
+    const error = await failure(pool(`smtp://127.0.0.1:${port}`).send("a@example.com", [], message("x")))
+    expect(error).toMatchObject({ code: null, permanent: true, message: "The message has no recipients" })
+    expect(commands).toEqual(["EHLO"])
+  })
+
   it("a 421 greeting is a temporary error", async () => {
     const port = await scripted("421 too busy, try later", () => undefined)
-    const error = await failure(pool(`smtp://127.0.0.1:${port}`).send("a@example.com", "b@example.org", message("b@example.org")))
+    const error = await failure(pool(`smtp://127.0.0.1:${port}`).send("a@example.com", ["b@example.org"], message("b@example.org")))
     expect(error).toMatchObject({ code: 421, permanent: false })
   })
 
   it("a server that stops answering times out as a temporary error", async () => {
     const port = await scripted("220 ready", (line, socket, state) => (line.startsWith("MAIL") ? undefined : ok(line, socket, state)))
-    const error = await failure(pool(`smtp://127.0.0.1:${port}?socketTimeout=300`).send("a@example.com", "b@example.org", message("b@example.org")))
+    const error = await failure(pool(`smtp://127.0.0.1:${port}?socketTimeout=300`).send("a@example.com", ["b@example.org"], message("b@example.org")))
     expect(error.permanent).toBe(false)
     expect(error.message).toContain("No answer")
   })
@@ -229,9 +257,9 @@ describe("SmtpPool against scripted servers", () => {
       }
     })
     const p = pool(`smtp://127.0.0.1:${port}`, 1)
-    await p.send("a@example.com", "b@example.org", message("b@example.org"))
+    await p.send("a@example.com", ["b@example.org"], message("b@example.org"))
     await new Promise((resolve) => setTimeout(resolve, 100))
-    await p.send("a@example.com", "c@example.org", message("c@example.org"))
+    await p.send("a@example.com", ["c@example.org"], message("c@example.org"))
     expect(mails).toBe(2)
     expect(connections).toBe(2)
   })
@@ -241,7 +269,7 @@ describe("SmtpPool against scripted servers", () => {
     closers.shift()!()
     await new Promise((resolve) => setTimeout(resolve, 50))
     const p = pool(`smtp://127.0.0.1:${port}`, 2)
-    const errors = await Promise.all([1, 2, 3].map((i) => failure(p.send("a@example.com", `r${i}@example.org`, message("x")))))
+    const errors = await Promise.all([1, 2, 3].map((i) => failure(p.send("a@example.com", [`r${i}@example.org`], message("x")))))
     for (const error of errors) expect(error).toMatchObject({ permanent: false, code: null })
     expect(errors[0]!.message).toContain("ECONNREFUSED")
   })

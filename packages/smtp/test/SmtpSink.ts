@@ -4,7 +4,8 @@
  *
  * Effect:  `const sink = yield* smtpSink` (scoped: closed with the scope), or `SmtpSink.layer` + `yield* SmtpSink`.
  * Promise: `const sink = await startSmtpSink()` … `await sink.close()`.
- * Then: `SmtpMailer({ url: sink.url })`, `sink.failNext(451, 2)`, `await sink.waitFor(3)`, `sink.received[0].raw`.
+ * Then: `SmtpMailer({ url: sink.url })`, `sink.failNext(451, 2)`, `sink.refuseRecipient("x@example.org", 550)`,
+ * `await sink.waitFor(3)`, `sink.received[0].raw`.
  *
  * Import it by relative path from other packages: `../../smtp/test/SmtpSink.js` (smtp-server is a dev dependency of @mailroom/smtp).
  */
@@ -33,9 +34,11 @@ export interface SmtpSinkHandle {
   readonly rejected: number
   /** Answers `code` (4xx or 5xx) with `text` at the end of DATA for the next `count` messages (default 1); they are not kept. */
   readonly failNext: (code: number, count?: number, text?: string) => void
+  /** Answers `code` (4xx or 5xx) with `text` to every RCPT TO of `address` (compared without regard to case) until reset. */
+  readonly refuseRecipient: (address: string, code: number, text?: string) => void
   /** Resolves with `received` once it holds at least `count` messages; rejects after `timeoutMs` (default 10 s). */
   readonly waitFor: (count: number, timeoutMs?: number) => Promise<ReadonlyArray<ReceivedMail>>
-  /** Forgets received messages, pending failures and the rejected count. */
+  /** Forgets received messages, pending failures, refused recipients and the rejected count. */
   readonly reset: () => void
   /** Stops the server (open client connections are cut after 500 ms). */
   readonly close: () => Promise<void>
@@ -53,6 +56,7 @@ const defaultText = (code: number) => (code >= 500 ? "5.7.1 Rejected by the test
 export const startSmtpSink = async (): Promise<SmtpSinkHandle> => {
   const received: Array<ReceivedMail> = []
   const failures: Array<Failure> = []
+  const refusedRecipients = new Map<string, { readonly code: number; readonly text: string }>()
   const waiters = new Set<() => void>()
   let rejected = 0
 
@@ -62,6 +66,11 @@ export const startSmtpSink = async (): Promise<SmtpSinkHandle> => {
     disableReverseLookup: true,
     logger: false,
     closeTimeout: 500,
+    onRcptTo(address, _session, callback) {
+      const refusal = refusedRecipients.get(address.address.toLowerCase())
+      if (refusal === undefined) return callback()
+      callback(Object.assign(new Error(refusal.text), { responseCode: refusal.code }))
+    },
     onData(stream, session, callback) {
       const chunks: Array<Buffer> = []
       stream.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -108,6 +117,10 @@ export const startSmtpSink = async (): Promise<SmtpSinkHandle> => {
       if (!(code >= 400 && code < 600)) throw new Error(`SmtpSink.failNext: ${code} is not a 4xx or 5xx code`)
       if (count > 0) failures.push({ code, text, remaining: count })
     },
+    refuseRecipient: (address, code, text = defaultText(code)) => {
+      if (!(code >= 400 && code < 600)) throw new Error(`SmtpSink.refuseRecipient: ${code} is not a 4xx or 5xx code`)
+      refusedRecipients.set(address.toLowerCase(), { code, text })
+    },
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
         const check = () => {
@@ -126,6 +139,7 @@ export const startSmtpSink = async (): Promise<SmtpSinkHandle> => {
     reset: () => {
       received.length = 0
       failures.length = 0
+      refusedRecipients.clear()
       rejected = 0
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))

@@ -68,6 +68,9 @@ export const prepareMail = (
     }
     const contentType = attachment.contentType?.trim() || "application/octet-stream"
     if (!CONTENT_TYPE.test(contentType)) fail(`attachments.${index}.content_type`, "The content type must look like type/subtype.")
+    else if (/^(multipart|message)\//i.test(contentType)) {
+      fail(`attachments.${index}.content_type`, "The content type cannot be multipart or message (attach an .eml file as application/octet-stream).")
+    }
     const contentId = attachment.contentId?.trim().replace(/^<(.*)>$/, "$1") || null
     if (contentId !== null && !CONTENT_ID.test(contentId)) {
       fail(`attachments.${index}.content_id`, "The content id must be printable ASCII without spaces or angle brackets.")

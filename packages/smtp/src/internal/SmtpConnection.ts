@@ -1,29 +1,25 @@
 /**
  * One SMTP client connection (RFC 5321) that sends pre-built messages: greeting, EHLO (HELO as a fallback),
- * STARTTLS when offered (RFC 3207), AUTH PLAIN or LOGIN (RFC 4954), then per message MAIL FROM + RCPT TO + DATA in
- * one write when the server supports PIPELINING (RFC 2920), the bytes dot-stuffed with a native search, and the
- * final dot; with CHUNKING (RFC 3030) MAIL FROM + RCPT TO + BDAT and the bytes go in one write instead. It exists
- * because nodemailer's transport spends ~450 µs of CPU per 70 KB message (a per-byte JavaScript dot-stuffing
- * stream), which alone caps a core near 2,000 mails/s (bench/RESULTS.md, SMTP mailer).
+ * STARTTLS when offered (RFC 3207), AUTH PLAIN or LOGIN (RFC 4954), then one mail transaction per message
+ * (internal/SmtpTransaction.ts: MAIL FROM + RCPT TO + DATA in one write with PIPELINING, or BDAT with CHUNKING).
+ * It exists because nodemailer's transport spends ~450 µs of CPU per 70 KB message (a per-byte JavaScript
+ * dot-stuffing stream), which alone caps a core near 2,000 mails/s (bench/RESULTS.md, SMTP mailer).
  */
 import { isIP, type Socket } from "node:net"
 import { connect as tlsConnect } from "node:tls"
 import type { SmtpSettings } from "./SmtpSettings.js"
-import { dotStuff, networkError, openSocket, refused, type Reply, SmtpError, type Waiter } from "./SmtpWire.js"
+import { sendMail, type SmtpSession } from "./SmtpTransaction.js"
+import { networkError, openSocket, refused, type Reply, SmtpError, type Waiter } from "./SmtpWire.js"
 
 export { dotStuff, SmtpError } from "./SmtpWire.js"
 
-const END = Buffer.from(".\r\n")
-const CRLF_END = Buffer.from("\r\n.\r\n")
-const ASCII = /^[\x20-\x7e]*$/
-
 /** A connection past its handshake, ready to send one message at a time. */
-export class SmtpConnection {
+export class SmtpConnection implements SmtpSession {
   private socket!: Socket
   private buffered = ""
   private lines: Array<string> = []
   private readonly waiters: Array<Waiter> = []
-  private features = new Map<string, string>()
+  private offered = new Map<string, string>()
   private failure: SmtpError | null = null
   private closing = false
   private notified = false
@@ -59,76 +55,21 @@ export class SmtpConnection {
   }
 
   /**
-   * Sends one message; rejects with an SmtpError when any step is refused or the connection fails. `dotStuffed` says
-   * the bytes have their line-initial dots doubled already.
+   * Sends one message to its recipients (all or none of them); rejects with an SmtpError when any step is refused or
+   * the connection fails. `dotStuffed` says the bytes have their line-initial dots doubled already.
    */
-  async send(from: string, to: string, raw: Buffer, dotStuffed = false): Promise<void> {
-    const unicode = !ASCII.test(from) || !ASCII.test(to)
-    if (unicode && !this.features.has("SMTPUTF8")) {
-      throw new SmtpError("The server does not accept non-ASCII addresses (no SMTPUTF8)", null, true)
-    }
-    const limit = Number(this.features.get("SIZE") ?? 0)
-    if (limit > 0 && raw.length > limit) {
-      throw new SmtpError(`The message (${raw.length} bytes) exceeds the server's limit of ${limit} bytes`, 552, true)
-    }
-    const params = (this.features.has("SIZE") ? ` SIZE=${raw.length}` : "") + (unicode ? " SMTPUTF8" : "")
-    const mailFrom = `MAIL FROM:<${from}>${params}`
-    const rcptTo = `RCPT TO:<${to}>`
-    if (this.chunking && !dotStuffed) return this.sendChunked(mailFrom, rcptTo, raw)
-    let mail: Reply, rcpt: Reply | undefined, data: Reply | undefined
-    if (this.features.has("PIPELINING")) {
-      const replies = [this.read(), this.read(), this.read()] as const
-      this.write(`${mailFrom}\r\n${rcptTo}\r\nDATA\r\n`)
-      ;[mail, rcpt, data] = await Promise.all(replies)
-    } else {
-      mail = await this.command(mailFrom)
-      if (mail.code === 250) rcpt = await this.command(rcptTo)
-      if (rcpt !== undefined && rcpt.code >= 250 && rcpt.code <= 251) data = await this.command("DATA")
-    }
-    const refusal = mail.code !== 250 ? ["MAIL FROM", mail] as const
-      : rcpt === undefined || rcpt.code < 250 || rcpt.code > 251 ? ["RCPT TO", rcpt ?? mail] as const
-      : data === undefined || data.code !== 354 ? ["DATA", data ?? rcpt] as const
-      : null
-    if (refusal !== null) {
-      if (data?.code === 354) await this.command(".")
-      await this.reset()
-      throw refused(refusal[0], refusal[1])
-    }
-    const body = dotStuffed ? raw : dotStuff(raw)
-    const done = this.read(true)
-    this.socket.cork()
-    this.socket.write(body)
-    this.socket.write(body[body.length - 1] === 0x0a ? END : CRLF_END)
-    this.socket.uncork()
-    const reply = await done
-    if (reply.code !== 250) throw refused("message", reply, true)
+  send(from: string, to: ReadonlyArray<string>, raw: Buffer, dotStuffed = false): Promise<void> {
+    return sendMail(this, from, to, raw, dotStuffed)
+  }
+
+  /** The EHLO keywords the server offered (upper-case), with their parameters. */
+  get features(): ReadonlyMap<string, string> {
+    return this.offered
   }
 
   /** The server takes a message in one BDAT chunk (RFC 3030 CHUNKING, with PIPELINING): no dot-stuffing, no 354 wait. */
   get chunking(): boolean {
-    return this.features.has("CHUNKING") && this.features.has("PIPELINING")
-  }
-
-  /**
-   * MAIL FROM, RCPT TO, `BDAT <size> LAST` and the bytes in one write; the server answers the three in order. The
-   * bytes are out before any answer, so a lost connection may have delivered the message whichever reply it cut off.
-   */
-  private async sendChunked(mailFrom: string, rcptTo: string, raw: Buffer): Promise<void> {
-    const replies = [this.read(true), this.read(true), this.read(true)] as const
-    this.socket.cork()
-    this.socket.write(`${mailFrom}\r\n${rcptTo}\r\nBDAT ${raw.length} LAST\r\n`)
-    this.socket.write(raw)
-    this.socket.uncork()
-    const [mail, rcpt, bdat] = await Promise.all(replies)
-    const refusal = mail.code !== 250 ? ["MAIL FROM", mail] as const
-      : rcpt.code < 250 || rcpt.code > 251 ? ["RCPT TO", rcpt] as const
-      : bdat.code !== 250 ? ["message", bdat] as const
-      : null
-    if (refusal === null) return
-    // after a refused chunk the server may not have read all of it: the connection is not trusted with another mail
-    if (refusal[0] === "message") this.quit()
-    else await this.reset()
-    throw refused(refusal[0], refusal[1], refusal[0] === "message")
+    return this.offered.has("CHUNKING") && this.offered.has("PIPELINING")
   }
 
   /** Says QUIT and closes the connection. */
@@ -165,7 +106,7 @@ export class SmtpConnection {
   private async hello() {
     const ehlo = await this.command(`EHLO ${this.settings.clientName}`)
     if (ehlo.code === 250) {
-      this.features = new Map(ehlo.text.split("\n").slice(1).map((line) => {
+      this.offered = new Map(ehlo.text.split("\n").slice(1).map((line) => {
         const [keyword = "", ...rest] = line.slice(4).trim().split(/\s+/)
         return [keyword.toUpperCase(), rest.join(" ")] as const
       }))
@@ -173,7 +114,7 @@ export class SmtpConnection {
     }
     const helo = await this.command(`HELO ${this.settings.clientName}`)
     if (helo.code !== 250) throw refused("HELO", helo)
-    this.features = new Map()
+    this.offered = new Map()
   }
 
   private async authenticate(user: string, pass: string) {
@@ -260,7 +201,7 @@ export class SmtpConnection {
   }
 
   /** The next reply; `afterData` marks failures as possibly delivered (the message bytes were written). */
-  private read(afterData = false): Promise<Reply> {
+  read(afterData = false): Promise<Reply> {
     if (this.failure !== null) {
       const { message, code, permanent } = this.failure
       return Promise.reject(new SmtpError(message, code, permanent, afterData))
@@ -272,17 +213,26 @@ export class SmtpConnection {
       }))
   }
 
-  private write(text: string) {
-    this.socket.write(text)
+  /** Writes the pieces together (corked: one TCP write where they fit). */
+  write(...pieces: ReadonlyArray<string | Buffer>): void {
+    if (pieces.length === 1) {
+      this.socket.write(pieces[0]!)
+      return
+    }
+    this.socket.cork()
+    for (const piece of pieces) this.socket.write(piece)
+    this.socket.uncork()
   }
 
-  private command(line: string): Promise<Reply> {
+  /** Writes a command line and resolves with its reply. */
+  command(line: string): Promise<Reply> {
     const reply = this.read()
     this.write(`${line}\r\n`)
     return reply
   }
 
-  private async reset() {
+  /** Says RSET, or QUIT when that is not answered with 250. */
+  async reset(): Promise<void> {
     const reply = await this.command("RSET").catch(() => null)
     if (reply?.code !== 250) this.quit()
   }

@@ -3,7 +3,7 @@ import type { SmtpSettings } from "./SmtpSettings.js"
 
 interface Job {
   readonly from: string
-  readonly to: string
+  readonly to: ReadonlyArray<string>
   readonly raw: Buffer
   readonly dotStuffed: boolean
   readonly resolve: () => void
@@ -35,8 +35,11 @@ export class SmtpPool {
     return this.lastChunking
   }
 
-  /** Sends one message (`dotStuffed`: its line-initial dots are doubled already); resolves when the server accepted it. */
-  send(from: string, to: string, raw: Buffer, dotStuffed = false): Promise<void> {
+  /**
+   * Sends one message to its envelope recipients, all of them or none (`dotStuffed`: its line-initial dots are
+   * doubled already); resolves when the server accepted it.
+   */
+  send(from: string, to: ReadonlyArray<string>, raw: Buffer, dotStuffed = false): Promise<void> {
     if (this.closed) return Promise.reject(new SmtpError("The SMTP pool is closed", null, false))
     return new Promise((resolve, reject) => {
       this.queue.push({ from, to, raw, dotStuffed, resolve, reject, retried: false })

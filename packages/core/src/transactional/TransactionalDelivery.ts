@@ -20,6 +20,12 @@ import { type ClaimedTransactionalSend, TransactionalMailRepository } from "./Tr
 import { sendMessageId, trackedLinkCount, transactionalMessage } from "./transactionalMessage.js"
 import { TransactionalWakeup } from "./TransactionalWakeup.js"
 
+/**
+ * Whether the mail has one recipient: only then does an SMTP refusal say which address bounced. A mail to several is
+ * refused whole (nobody gets it) and its failure reason names the address, but no one is suppressed on a guess.
+ */
+const singleRecipient = (mail: TransactionalMail): boolean => mail.to.length + mail.cc.length + mail.bcc.length === 1
+
 /** A claimed send with its mail (none when the mail is gone). */
 interface Claimed {
   readonly send: ClaimedTransactionalSend
@@ -35,8 +41,8 @@ interface Outcome extends DeliveryOutcome {
  * Delivers transactional mails: its own loop beside campaign delivery (so a password reset never waits for a campaign
  * slice), woken at once when this process queues a mail and polling for the others. Sends are claimed under a lease
  * and recorded through the same pump, outcomes and retry rules as campaign mails (at most `concurrency` handed over
- * and not recorded: the crash bound; an unknown outcome is never sent again); permanent refusals go through the one
- * bounce policy. A mail sent with `store: false` is deleted once its send is finished.
+ * and not recorded: the crash bound; an unknown outcome is never sent again); permanent refusals of a mail to one
+ * address go through the one bounce policy. A mail sent with `store: false` is deleted once its send is finished.
  */
 export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>()("@mailroom/TransactionalDelivery", {
   effect: Effect.gen(function*() {
@@ -86,7 +92,7 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         const at = yield* now
         yield* sends.record(outcomes.map((o) => o.result), at)
         for (const { bounce, claimed } of outcomes) {
-          if (bounce === null || Option.isNone(claimed.mail)) continue
+          if (bounce === null || Option.isNone(claimed.mail) || !singleRecipient(claimed.mail.value)) continue
           yield* bounces.apply({
             email: normalizeEmail(claimed.mail.value.to[0]!.email),
             type: bounce,

@@ -4,6 +4,7 @@
  * status port with JSON. By default it is a minimal pipelining SMTP server that finds the end of DATA with a native
  * search (~20 µs of CPU per 40 KB mail), standing in for a real MTA, which would run on its own machine; `smtp-server`
  * (the JavaScript server the tests use) costs ~530 µs per mail on the same 2 cores, more than Mailroom itself.
+ * `GET /?probe=<address>` answers when a `probe…` address first arrived (`{"at": ms}` or null).
  * Usage: tsx bench/send/sink.ts <smtpPort> <statusPort> [lean|smtp-server]
  */
 import { createServer } from "node:http"
@@ -15,10 +16,15 @@ const kind = process.argv[4] ?? "lean"
 let messages = 0
 let bytes = 0
 const recipients = new Map<string, number>()
+/** When each `probe…` address first arrived (ms since the epoch): latency probes of bench/transactional. */
+const probes = new Map<string, number>()
 const received = (to: ReadonlyArray<string>, size: number) => {
   messages++
   bytes += size
-  for (const address of to) recipients.set(address, (recipients.get(address) ?? 0) + 1)
+  for (const address of to) {
+    recipients.set(address, (recipients.get(address) ?? 0) + 1)
+    if (address.startsWith("probe") && !probes.has(address)) probes.set(address, Date.now())
+  }
 }
 
 const END_OF_DATA = Buffer.from("\r\n.\r\n")
@@ -122,9 +128,11 @@ if (kind === "lean") {
   }).listen(smtpPort, "127.0.0.1")
 }
 
-createServer((_, res) => {
+createServer((req, res) => {
+  res.setHeader("content-type", "application/json")
+  const probe = new URL(req.url ?? "/", "http://sink").searchParams.get("probe")
+  if (probe !== null) return void res.end(JSON.stringify({ at: probes.get(probe) ?? null }))
   let duplicates = 0
   for (const count of recipients.values()) if (count > 1) duplicates++
-  res.setHeader("content-type", "application/json")
   res.end(JSON.stringify({ messages, bytes, recipients: recipients.size, duplicates, cpuMs: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 }))
 }).listen(statusPort, "127.0.0.1", () => console.log(`sink (${kind}) ready`))

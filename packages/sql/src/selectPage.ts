@@ -36,6 +36,26 @@ export const orderClause = <S extends string>(
 }
 
 /**
+ * One page of `source` (a table, or a subquery with an alias) where every condition holds, in `order` (an ORDER BY
+ * list), and how many rows match in all; rows as the driver returns them.
+ */
+export const selectRows = (
+  sql: SqlClient.SqlClient,
+  source: Statement.Fragment,
+  conditions: ReadonlyArray<Statement.Fragment>,
+  order: string,
+  page: { readonly page: number; readonly perPage: number }
+): Effect.Effect<{ readonly rows: ReadonlyArray<unknown>; readonly total: number }, unknown> =>
+  Effect.gen(function*() {
+    const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
+    const [rows, counted] = yield* Effect.all([
+      sql`SELECT * FROM ${source} ${where} ORDER BY ${sql.literal(order)} LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}`,
+      sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${source} ${where}`
+    ])
+    return { rows, total: Number(counted[0]?.total ?? 0) }
+  })
+
+/**
  * Runs a collection query: filters, sorts (ties broken by id in the last key's direction; nulls first ascending,
  * last descending), one page of rows decoded with `Row`, and the total count.
  */
@@ -50,14 +70,7 @@ export const selectPage = <S extends string, F extends string, A, I>(
       ...(collection.scope === undefined ? [] : [collection.scope]),
       ...(Object.entries(query.filters) as Array<[F, string]>).map(([key, value]) => collection.filters[key](value))
     ]
-    const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
     const order = orderClause(collection.sorts, collection.nullable ?? [], query.sort)
-    const table = sql(collection.table)
-    const offset = (query.page - 1) * query.perPage
-    const [rows, counted] = yield* Effect.all([
-      sql`SELECT * FROM ${table} ${where} ORDER BY ${sql.literal(order)} LIMIT ${query.perPage} OFFSET ${offset}`,
-      sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${table} ${where}`
-    ])
-    const items = yield* Schema.decodeUnknown(Schema.Array(Row))(rows)
-    return { items, total: Number(counted[0]?.total ?? 0) }
+    const { rows, total } = yield* selectRows(sql, sql`${sql(collection.table)}`, conditions, order, query)
+    return { items: yield* Schema.decodeUnknown(Schema.Array(Row))(rows), total }
   }).pipe(Effect.orDie)

@@ -10,7 +10,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
-import { orderClause } from "../selectPage.js"
+import { orderClause, selectRows } from "../selectPage.js"
 import { segmentCondition } from "../subscriberConditions.js"
 
 const ListedRow = Schema.Struct({
@@ -199,14 +199,9 @@ export const SqlSendRepository = Layer.effect(
               : [sql`transactional_mail_uuid = ${uuid(f.transactional_mail_log_item_uuid)}`]),
             ...(f.automation_mail_uuid === undefined ? [] : [sql`1 = 0`])
           ]
-          const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
           const order = orderClause({ sent_at: "sent_at" }, ["sent_at"], query.sort)
-          const [rows, counted] = yield* Effect.all([
-            sql`SELECT * FROM ${listedSource} ${where} ORDER BY ${sql.literal(order)}
-                LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
-            sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${listedSource} ${where}`
-          ])
-          return { items: yield* toListed(rows), total: Number(counted[0]?.total ?? 0) }
+          const { rows, total } = yield* selectRows(sql, listedSource, conditions, order, query)
+          return { items: yield* toListed(rows), total }
         }).pipe(Effect.orDie),
       delete: (id) =>
         sql`DELETE FROM sends WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)

@@ -6,6 +6,7 @@ import { type ClaimedSend, Send } from "../../domain/Send.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
 import { type ListedSend, SendRepository } from "../../ports/SendRepository.js"
 import { listPage } from "./listPage.js"
+import { pendingSend } from "./pendingSend.js"
 import type { MemoryState } from "./MemoryState.js"
 
 /** SendRepository over the in-memory state. */
@@ -42,34 +43,14 @@ export const makeMemorySendRepository = (state: MemoryState) => {
             (segment === null || matchesSegmentRule(segment, tags)) && !existing.has(subscriber.id as SubscriberId)
           if (!eligible) continue
           const id = state.nextId("sends") as SendId
-          rows().set(id, {
-            lockedUntil: null,
-            leaseOwner: null,
-            retryAt: null,
-            deferredSince: null,
-            send: new Send({
-              id,
-              uuid: newUuid() as SendUuid,
-              campaignId,
-              transactionalMailId: null,
-              subscriberId: subscriber.id as SubscriberId,
-              email: subscriber.email,
-              transportMessageId: null,
-              sentAt: null,
-              failedAt: null,
-              failureReason: null,
-              attempts: 0,
-              deliveryUncertain: false,
-              openCount: 0,
-              clickCount: 0,
-              firstOpenedAt: null,
-              lastOpenedAt: null,
-              firstClickedAt: null,
-              lastClickedAt: null,
-              createdAt: at,
-              updatedAt: at
-            })
-          })
+          rows().set(id, pendingSend({
+            id,
+            uuid: newUuid() as SendUuid,
+            campaignId,
+            transactionalMailId: null,
+            subscriberId: subscriber.id as SubscriberId,
+            email: subscriber.email
+          }, at))
         }
         return { covered: candidates.length, lastSubscriberId: candidates.at(-1)?.id ?? afterSubscriberId }
       }),

@@ -5,6 +5,7 @@ import type { TransactionalMailId } from "../../transactional/TransactionalIds.j
 import { type LoggedTransactionalMail, TransactionalMail } from "../../transactional/TransactionalMail.js"
 import { TransactionalMailRepository } from "../../transactional/TransactionalMailRepository.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
+import { pendingSend } from "./pendingSend.js"
 import type { MemoryState } from "./MemoryState.js"
 
 /** TransactionalMailRepository over the in-memory state (sends live in the shared sends table). */
@@ -36,34 +37,7 @@ export const makeMemoryTransactionalMailRepository = (state: MemoryState) => {
     addSend: ({ at, email, mailId, subscriberId, uuid }) =>
       Effect.sync(() => {
         const id = state.nextId("sends") as SendId
-        state.tables.sends.set(id, {
-          lockedUntil: null,
-          leaseOwner: null,
-          retryAt: null,
-          deferredSince: null,
-          send: new Send({
-            id,
-            uuid,
-            campaignId: null,
-            transactionalMailId: mailId,
-            subscriberId,
-            email,
-            transportMessageId: null,
-            sentAt: null,
-            failedAt: null,
-            failureReason: null,
-            attempts: 0,
-            deliveryUncertain: false,
-            openCount: 0,
-            clickCount: 0,
-            firstOpenedAt: null,
-            lastOpenedAt: null,
-            firstClickedAt: null,
-            lastClickedAt: null,
-            createdAt: at,
-            updatedAt: at
-          })
-        })
+        state.tables.sends.set(id, pendingSend({ id, uuid, campaignId: null, transactionalMailId: mailId, subscriberId, email }, at))
         return { id, uuid }
       }),
     findById: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),

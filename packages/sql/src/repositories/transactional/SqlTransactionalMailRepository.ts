@@ -14,7 +14,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../../columns.js"
-import { containsPattern, orderClause } from "../../selectPage.js"
+import { containsPattern, orderClause, selectRows } from "../../selectPage.js"
 
 const Addresses = Schema.parseJson(Schema.Array(NamedAddress))
 const { bcc: _b, cc: _c, from: _f, replyTo: _r, to: _t, ...plain } = TransactionalMail.fields
@@ -137,14 +137,9 @@ export const SqlTransactionalMailRepository = Layer.effect(
                           AND t.transport_message_id = ${messageId(f.transport_message_id)})`
             ])
           ]
-          const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
           const order = orderClause({ created_at: "created_at", subject: "lower(subject)" }, [], query.sort)
-          const [rows, counted] = yield* Effect.all([
-            sql`SELECT * FROM ${logged} ${where} ORDER BY ${sql.literal(order)}
-                LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
-            sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${logged} ${where}`
-          ])
-          return { items: yield* toLogged(rows), total: Number(counted[0]?.total ?? 0) }
+          const { rows, total } = yield* selectRows(sql, logged, conditions, order, query)
+          return { items: yield* toLogged(rows), total }
         }).pipe(Effect.orDie),
       claim: ({ leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {

@@ -106,28 +106,34 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
       return untilItWorks(withTransaction(write), storage)
     }
 
-    /** The next claimed sends with their mails, up to `room`; none when nothing is due. */
-    const claim = (room: number) =>
+    /**
+     * The next claimed sends with their mails, up to `room`. When nothing is due: none, or with `wait` the next ones
+     * once this process queues a mail or the poll interval has passed (so one pump keeps running while mails come).
+     */
+    const claim = (room: number, wait: boolean) =>
       Effect.gen(function*() {
-        const at = yield* now
-        const claimed = yield* mails.claim({ now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: room, owner })
-        if (claimed.length === 0) return Option.none()
-        const byId = new Map<number, Option.Option<TransactionalMail>>()
-        for (const send of claimed) {
-          if (!byId.has(send.mailId)) byId.set(send.mailId, yield* mails.findById(send.mailId))
+        for (;;) {
+          const at = yield* now
+          const claimed = yield* mails.claim({ now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: room, owner })
+          if (claimed.length > 0) {
+            const found = yield* mails.findByIds([...new Set(claimed.map((send) => send.mailId))])
+            const byId = new Map(found.map((mail) => [mail.id as number, mail]))
+            yield* storage.ok
+            return Option.some(claimed.map((send): Claimed => ({ send, mail: Option.fromNullable(byId.get(send.mailId)) })))
+          }
+          if (!wait) return Option.none<ReadonlyArray<Claimed>>()
+          yield* wakeup.wait(options.pollInterval)
         }
-        yield* storage.ok
-        return Option.some(claimed.map((send): Claimed => ({ send, mail: byId.get(send.mailId)! })))
       }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
 
     const ids = (items: ReadonlyArray<Claimed>) => items.map((item) => item.send.id)
 
-    /** Delivers every due transactional send; how many outcomes it recorded. */
-    const deliverDue = Effect.fn("TransactionalDelivery.deliverDue")(function*() {
-      const result = yield* pump({
+    /** Delivers due sends until none is left (or, with `wait`, for as long as it runs); how many it recorded. */
+    const deliver = (wait: boolean) =>
+      Effect.map(pump({
         concurrency: options.concurrency,
         batchSize: options.batchSize,
-        claim,
+        claim: (room) => claim(room, wait),
         deliver: deliverOne,
         record,
         recordLinger: options.recordLinger,
@@ -141,8 +147,11 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         stopped: () => false,
         watch: Effect.succeed(false),
         watchEvery: options.pollInterval
-      })
-      return result.recorded
+      }), (result) => result.recorded)
+
+    /** Delivers every due transactional send; how many outcomes it recorded. */
+    const deliverDue = Effect.fn("TransactionalDelivery.deliverDue")(function*() {
+      return yield* deliver(false)
     })
 
     /** Delivers until nothing is due (tests, one-shot tools); how many outcomes were recorded. */
@@ -152,14 +161,11 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
       return total
     })
 
-    /** Delivers forever: at once when woken, else every poll interval; the server forks it, `mailroom worker` runs it. */
-    const run = pollForever(
-      "Transactional delivery",
-      Effect.flatMap(deliverDue(), (recorded): Effect.Effect<number | Duration.Duration> =>
-        recorded > 0 ? Effect.succeed(recorded) : Effect.as(wakeup.wait(options.pollInterval), Duration.zero)
-      ),
-      options.pollInterval
-    )
+    /**
+     * Delivers forever with one long-lived pump: at once when this process queues a mail, else at every poll interval
+     * (a pump stopped by a storage failure starts again after a pause); the server forks it, `mailroom worker` runs it.
+     */
+    const run = pollForever("Transactional delivery", Effect.as(deliver(true), options.pollInterval), options.pollInterval)
 
     return { deliverDue, drain, run } as const
   })

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page } from "../domain/CollectionQuery.js"
-import type { SendId, SendUuid, SubscriberId } from "../domain/Ids.js"
+import type { SendId, SendUuid } from "../domain/Ids.js"
 import type { TransactionalMailQuery } from "./TransactionalCollections.js"
 import type { TransactionalMailId, TransactionalMailUuid } from "./TransactionalIds.js"
 import type { LoggedTransactionalMail, TransactionalMail } from "./TransactionalMail.js"
@@ -28,15 +28,19 @@ export class TransactionalMailRepository extends Context.Tag("@mailroom/Transact
   TransactionalMailRepository,
   {
     readonly insert: (mail: NewTransactionalMail) => Effect.Effect<TransactionalMail>
-    /** Adds a pending send of the mail (its first, or a resend). */
+    /**
+     * Adds a pending send of the mail (its first, or a resend) to `email` (normalized), attributed to the oldest
+     * subscriber with that address, if any.
+     */
     readonly addSend: (send: {
       readonly uuid: SendUuid
       readonly mailId: TransactionalMailId
       readonly email: string
-      readonly subscriberId: SubscriberId | null
       readonly at: Date
     }) => Effect.Effect<{ readonly id: SendId; readonly uuid: SendUuid }>
     readonly findById: (id: TransactionalMailId) => Effect.Effect<Option.Option<TransactionalMail>>
+    /** The mails with these ids (those that exist), in one look-up. */
+    readonly findByIds: (ids: ReadonlyArray<TransactionalMailId>) => Effect.Effect<ReadonlyArray<TransactionalMail>>
     /** A mail of the log (a stored one) with its latest send. */
     readonly findByUuid: (uuid: TransactionalMailUuid) => Effect.Effect<Option.Option<LoggedTransactionalMail>>
     /** A page of the log (stored mails only). */

@@ -2,7 +2,6 @@ import { Effect, Either, Option } from "effect"
 import { normalizeEmail } from "../domain/Email.js"
 import { newUuid, type SendUuid } from "../domain/Ids.js"
 import { ValidationError } from "../errors/ValidationError.js"
-import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { orNotFound, parseUuid } from "../usecases/lookup.js"
@@ -40,7 +39,6 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
     const templates = yield* TransactionalTemplateRepository
     const mails = yield* TransactionalMailRepository
     const suppressions = yield* SuppressionRepository
-    const subscribers = yield* SubscriberRepository
     const { withTransaction } = yield* Transactor
     const wakeup = yield* TransactionalWakeup
     const compiled = new Map<string, CompiledContent>()
@@ -112,17 +110,7 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
 
     /** Queues a send of the stored mail to its recipients (the Send is to its first To address). */
     const queueSend = (mail: TransactionalMail, at: Date) =>
-      Effect.gen(function*() {
-        const email = normalizeEmail(mail.to[0]!.email)
-        const [subscriber] = yield* subscribers.findAllByEmail(email)
-        return yield* mails.addSend({
-          uuid: newUuid() as SendUuid,
-          mailId: mail.id,
-          email,
-          subscriberId: subscriber?.id ?? null,
-          at
-        })
-      })
+      mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: normalizeEmail(mail.to[0]!.email), at })
 
     /**
      * Sends a transactional mail: checked (422 by field), refused when a recipient is suppressed (unless fake), then

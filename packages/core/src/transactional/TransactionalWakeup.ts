@@ -8,7 +8,10 @@ export class TransactionalWakeup extends Effect.Service<TransactionalWakeup>()("
   effect: Effect.map(Queue.sliding<void>(1), (queue) => ({
     /** A mail is waiting. */
     notify: Queue.offer(queue, undefined).pipe(Effect.asVoid),
-    /** Waits until `notify` or until `timeout` has passed. */
-    wait: (timeout: Duration.DurationInput) => Queue.take(queue).pipe(Effect.timeout(timeout), Effect.ignore)
+    /**
+     * Waits until `notify` or until `timeout` has passed; interruptible even inside an uninterruptible region (a
+     * delivery pump's claim), where the timeout could not otherwise stop the wait.
+     */
+    wait: (timeout: Duration.DurationInput) => Effect.interruptible(Queue.take(queue).pipe(Effect.timeout(timeout), Effect.ignore))
   }))
 }) {}

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { SendId } from "../../domain/Ids.js"
+import type { SendId, SubscriberId } from "../../domain/Ids.js"
 import { Send } from "../../domain/Send.js"
 import type { TransactionalMailId } from "../../transactional/TransactionalIds.js"
 import { type LoggedTransactionalMail, TransactionalMail } from "../../transactional/TransactionalMail.js"
@@ -34,13 +34,16 @@ export const makeMemoryTransactionalMailRepository = (state: MemoryState) => {
         rows().set(row.id, row)
         return row
       }),
-    addSend: ({ at, email, mailId, subscriberId, uuid }) =>
+    addSend: ({ at, email, mailId, uuid }) =>
       Effect.sync(() => {
         const id = state.nextId("sends") as SendId
+        const subscriber = [...state.tables.subscribers.values()].filter((s) => s.email === email).sort((a, b) => a.id - b.id)[0]
+        const subscriberId = subscriber === undefined ? null : subscriber.id as SubscriberId
         state.tables.sends.set(id, pendingSend({ id, uuid, campaignId: null, transactionalMailId: mailId, subscriberId, email }, at))
         return { id, uuid }
       }),
     findById: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
+    findByIds: (ids) => Effect.sync(() => ids.flatMap((id) => rows().get(id) ?? [])),
     findByUuid: (uuid) =>
       Effect.sync(() => Option.map(Option.fromNullable([...rows().values()].find((m) => m.uuid === uuid && m.stored)), logged)),
     list: (query) =>

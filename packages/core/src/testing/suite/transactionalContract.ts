@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { makeCollectionQuery } from "../../domain/CollectionQuery.js"
-import { newUuid, type SendUuid, type SubscriberId } from "../../domain/Ids.js"
+import { newUuid, type SendUuid } from "../../domain/Ids.js"
 import { SendRepository } from "../../ports/SendRepository.js"
 import { TrackingRepository } from "../../ports/TrackingRepository.js"
 import { TransactionalMailCollection, TransactionalTemplateCollection } from "../../transactional/TransactionalCollections.js"
@@ -9,7 +9,9 @@ import type { TransactionalMailUuid, TransactionalTemplateId, TransactionalTempl
 import { type NewTransactionalMail, TransactionalMailRepository } from "../../transactional/TransactionalMailRepository.js"
 import { type NewTransactionalTemplate, TransactionalTemplateRepository } from "../../transactional/TransactionalTemplateRepository.js"
 import type { Storage } from "../../usecases/Mailroom.js"
-import { at, type MakeStorage } from "./fixtures.js"
+import { EmailListRepository } from "../../ports/EmailListRepository.js"
+import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
+import { anEmailList, aSubscriber, at, type MakeStorage } from "./fixtures.js"
 
 /** A transactional template ready to insert. */
 const aTemplate = (overrides: Partial<NewTransactionalTemplate> = {}): NewTransactionalTemplate => ({
@@ -97,13 +99,13 @@ export const transactionalContract = (makeStorage: MakeStorage) =>
         expect(Option.getOrThrow(yield* mails.findById(saved.id))).toEqual(saved)
         const pending = Option.getOrThrow(yield* mails.findByUuid(saved.uuid))
         expect(pending).toMatchObject({ status: "pending", sendUuid: null, opens: 0, clicks: 0, failureReason: null })
-        const first = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: saved.id, email: "jane@example.com", subscriberId: null, at: at(1) })
+        const first = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: saved.id, email: "jane@example.com", at: at(1) })
         const listed = Option.getOrThrow(yield* sends.findByUuid(first.uuid))
         expect(listed).toMatchObject({ transactionalMailUuid: saved.uuid, campaignUuid: null, subscriberUuid: null })
         expect(listed.send.transactionalMailId).toBe(saved.id)
         yield* sends.record([{ _tag: "Failed", id: first.id, reason: "550 no such user", attempted: true }], at(2))
         expect(Option.getOrThrow(yield* mails.findByUuid(saved.uuid))).toMatchObject({ status: "failed", failureReason: "550 no such user", sendUuid: first.uuid })
-        const second = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: saved.id, email: "jane@example.com", subscriberId: null, at: at(3) })
+        const second = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: saved.id, email: "jane@example.com", at: at(3) })
         yield* sends.record([{ _tag: "Sent", id: second.id, transportMessageId: `<${second.uuid}@example.com>` }], at(4))
         const tracking = yield* TrackingRepository
         yield* tracking.recordOpen(second.id, at(5), 0)
@@ -125,13 +127,32 @@ export const transactionalContract = (makeStorage: MakeStorage) =>
         expect(uuids(yield* mails.list(yield* mailQuery({ filters: { transport_message_id: `${second.uuid}@example.com` } })))).toEqual([saved.uuid])
       })))
 
+    it.effect("a send is attributed to the oldest subscriber with its address; mails are found by several ids at once", () =>
+      run(Effect.gen(function*() {
+        const mails = yield* TransactionalMailRepository
+        const sends = yield* SendRepository
+        const lists = yield* EmailListRepository
+        const subscribers = yield* SubscriberRepository
+        const [one, two] = [yield* lists.insert(anEmailList()), yield* lists.insert(anEmailList({ name: "Other" }))]
+        const first = Option.getOrThrow(yield* subscribers.insert(aSubscriber(one.id, { email: "jane@example.com" })))
+        yield* subscribers.insert(aSubscriber(two.id, { email: "jane@example.com" }))
+        const mail = yield* mails.insert(aMail())
+        const other = yield* mails.insert(aMail({ subject: "Other" }))
+        const known = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(1) })
+        const stranger = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "nobody@example.com", at: at(1) })
+        expect(Option.getOrThrow(yield* sends.findByUuid(known.uuid))).toMatchObject({ subscriberUuid: first.uuid })
+        expect(Option.getOrThrow(yield* sends.findByUuid(stranger.uuid)).subscriberUuid).toBeNull()
+        const found = yield* mails.findByIds([other.id, mail.id, 999 as typeof mail.id])
+        expect([...found].sort((a, b) => a.id - b.id)).toEqual([mail, other])
+      })))
+
     it.effect("claims pending transactional sends oldest first under a lease, retries after their time, and claims again what a lost lease held", () =>
       run(Effect.gen(function*() {
         const mails = yield* TransactionalMailRepository
         const sends = yield* SendRepository
         const mail = yield* mails.insert(aMail())
-        const a = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", subscriberId: 7 as SubscriberId, at: at(0) })
-        const b = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", subscriberId: null, at: at(0) })
+        const a = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(0) })
+        const b = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(0) })
         const lease = { now: at(10), leaseUntil: at(40), owner: "w1" }
         const claimed = yield* mails.claim({ ...lease, limit: 1 })
         expect(claimed).toEqual([{ id: a.id, uuid: a.uuid, mailId: mail.id, attempts: 0, deferredSince: null }])
@@ -153,8 +174,8 @@ export const transactionalContract = (makeStorage: MakeStorage) =>
         const tracking = yield* TrackingRepository
         const template = yield* templates.insert(aTemplate())
         const mail = yield* mails.insert(aMail({ templateId: template.id, mailName: template.name }))
-        const ok = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", subscriberId: null, at: at(0) })
-        const bounced = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", subscriberId: null, at: at(0) })
+        const ok = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(0) })
+        const bounced = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(0) })
         yield* sends.record([{ _tag: "Sent", id: ok.id, transportMessageId: null }, { _tag: "Failed", id: bounced.id, reason: "550", attempted: true }], at(1))
         yield* tracking.recordOpen(ok.id, at(2), 0)
         yield* tracking.recordOpen(ok.id, at(3), 0)
@@ -164,7 +185,7 @@ export const transactionalContract = (makeStorage: MakeStorage) =>
           sentCount: 1, openCount: 2, uniqueOpenCount: 1, clickCount: 1, uniqueClickCount: 1, bounceCount: 1
         })
         const secret = yield* mails.insert(aMail({ stored: false }))
-        const secretSend = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: secret.id, email: "jane@example.com", subscriberId: null, at: at(0) })
+        const secretSend = yield* mails.addSend({ uuid: newUuid() as SendUuid, mailId: secret.id, email: "jane@example.com", at: at(0) })
         yield* mails.forgetDelivered([secret.id, mail.id])
         expect(Option.isSome(yield* mails.findById(secret.id))).toBe(true)
         yield* sends.record([{ _tag: "Sent", id: secretSend.id, transportMessageId: null }], at(6))

@@ -33,7 +33,6 @@ const MailRow = Schema.Struct({
   trackOpens: SqlBoolean,
   trackClicks: SqlBoolean
 })
-const encodeRow = Schema.encode(MailRow.pipe(Schema.omit("id")))
 const LoggedRow = Schema.Struct({
   ...MailRow.fields,
   sendUuid: Schema.NullOr(Schema.String),
@@ -86,37 +85,49 @@ export const SqlTransactionalMailRepository = Layer.effect(
     return TransactionalMailRepository.of({
       insert: (mail) =>
         Effect.gen(function*() {
-          const { bcc, cc, from, replyTo, to, ...rest } = mail
-          const row = yield* encodeRow({
-            ...rest,
-            fromAddress: from,
-            toAddresses: to,
-            ccAddresses: cc,
-            bccAddresses: bcc,
-            replyToAddresses: replyTo
-          })
-          const rows = yield* sql`INSERT INTO transactional_mails ${sql.insert({ ...row, searchText: searchText(mail) })} RETURNING *`
-          return toMail((yield* decodeMails(rows))[0]!)
+          // written by hand, not through Schema.encode: this runs once per accepted mail, and the encoder cost more
+          // than the insert itself; the mail is returned as given with its new id (its bodies and files not read back)
+          const [inserted] = yield* sql<{ readonly id: number }>`INSERT INTO transactional_mails ${sql.insert({
+            uuid: mail.uuid,
+            templateId: mail.templateId,
+            mailName: mail.mailName,
+            subject: mail.subject,
+            fromAddress: JSON.stringify(mail.from),
+            toAddresses: JSON.stringify(mail.to),
+            ccAddresses: JSON.stringify(mail.cc),
+            bccAddresses: JSON.stringify(mail.bcc),
+            replyToAddresses: JSON.stringify(mail.replyTo),
+            searchText: searchText(mail),
+            html: mail.html,
+            text: mail.text,
+            attachments: JSON.stringify(mail.attachments),
+            fake: mail.fake ? 1 : 0,
+            stored: mail.stored ? 1 : 0,
+            mailer: mail.mailer,
+            trackOpens: mail.trackOpens ? 1 : 0,
+            trackClicks: mail.trackClicks ? 1 : 0,
+            createdAt: mail.createdAt.toISOString(),
+            updatedAt: mail.updatedAt.toISOString()
+          })} RETURNING id`
+          return new TransactionalMail({ ...mail, id: Number(inserted!.id) as TransactionalMailId }, true)
         }).pipe(Effect.orDie),
-      addSend: ({ at, email, mailId, subscriberId, uuid }) =>
+      addSend: ({ at, email, mailId, uuid }) =>
         Effect.gen(function*() {
           const stamp = at.toISOString()
-          const [row] = yield* sql<{ readonly id: number }>`INSERT INTO sends ${sql.insert({
-            uuid,
-            transactionalMailId: mailId,
-            subscriberId,
-            email,
-            attempts: 0,
-            openCount: 0,
-            clickCount: 0,
-            createdAt: stamp,
-            updatedAt: stamp
-          })} RETURNING id`
+          const [row] = yield* sql<{ readonly id: number }>`INSERT INTO sends (uuid, transactional_mail_id, subscriber_id,
+              email, attempts, open_count, click_count, created_at, updated_at)
+            VALUES (${uuid}, ${mailId}, (SELECT id FROM subscribers WHERE email = ${email} ORDER BY id LIMIT 1),
+              ${email}, 0, 0, 0, ${stamp}, ${stamp}) RETURNING id`
           return { id: Number(row!.id) as SendId, uuid }
         }).pipe(Effect.orDie),
       findById: (id) =>
         Effect.flatMap(sql`SELECT * FROM transactional_mails WHERE id = ${id}`, decodeMails).pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toMail)),
+          Effect.orDie
+        ),
+      findByIds: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : Effect.flatMap(sql`SELECT * FROM transactional_mails WHERE id IN ${sql.in(ids)}`, decodeMails).pipe(
+          Effect.map((rows) => rows.map(toMail)),
           Effect.orDie
         ),
       findByUuid: (uuid) =>

@@ -230,6 +230,22 @@ describe.each(stores)("transactional mails on %s", (store) => {
         expect(again.status).toBe(406)
       }))
 
+    it.effect("provider feedback on a transactional send goes through the bounce policy and counts once per send", () =>
+      Effect.gen(function*() {
+        const { call, deliverTransactional } = yield* TestServer
+        const t = yield* template()
+        const to = `${unique("complains")}@example.com`
+        const r = yield* call("POST", "/api/transactional-mails/send", { body: { mail_name: t.name, from: "a@example.com", to } })
+        yield* deliverTransactional
+        const sendUuid = (yield* call("GET", `/api/transactional-mails/${r.body.uuid}`)).body.data.send_uuid
+        for (const type of ["complaint", "bounce"]) {
+          expectStatus(yield* call("POST", "/api/feedback", { body: { type, email: to, send_uuid: `<${sendUuid}>` } }), 204)
+        }
+        expect((yield* call("GET", `/api/transactional-mails/templates/${t.uuid}`)).body.data).toMatchObject({ sent_count: 1, bounce_count: 1 })
+        const suppressed = (yield* call("GET", `/api/suppressions?${query({ "filter[search]": to })}`)).body.data
+        expect(suppressed.map((s: any) => [s.email, s.reason])).toEqual([[to, "spam_complaint"]])
+      }))
+
     it.effect("a token with only the send ability may send and do nothing else here", () =>
       Effect.gen(function*() {
         const { call, tokenWith } = yield* TestServer

@@ -29,7 +29,7 @@ export class TransactionalTemplate extends Schema.Class<TransactionalTemplate>("
   updatedAt: Timestamp
 }) {}
 
-/** What a template's mails did, over its log items: mails sent, opens, clicks and bounces. */
+/** What a template's mails did, over its log items: mails sent, opens, clicks, and sends with a bounce or complaint. */
 export interface TransactionalTemplateStatistics {
   readonly sentCount: number
   readonly openCount: number

@@ -18,7 +18,7 @@ export const makeMemoryTransactionalTemplateRepository = (state: MemoryState) =>
       uniqueOpenCount: sends.filter((s) => s.openCount > 0).length,
       clickCount: sends.reduce((sum, s) => sum + s.clickCount, 0),
       uniqueClickCount: sends.filter((s) => s.clickCount > 0).length,
-      bounceCount: [...state.tables.bounces.values()].filter((b) => b.sendId !== null && sendIds.has(b.sendId)).length
+      bounceCount: new Set([...state.tables.bounces.values()].flatMap((b) => (b.sendId !== null && sendIds.has(b.sendId) ? [b.sendId] : []))).size
     }
   }
   return TransactionalTemplateRepository.of({

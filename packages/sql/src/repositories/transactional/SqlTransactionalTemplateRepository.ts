@@ -71,7 +71,7 @@ export const SqlTransactionalTemplateRepository = Layer.effect(
             CAST(count(CASE WHEN s.open_count > 0 THEN 1 END) AS INTEGER) AS unique_open_count,
             CAST(COALESCE(sum(s.click_count), 0) AS INTEGER) AS click_count,
             CAST(count(CASE WHEN s.click_count > 0 THEN 1 END) AS INTEGER) AS unique_click_count,
-            CAST((SELECT count(*) FROM bounces b JOIN sends bs ON bs.id = b.send_id
+            CAST((SELECT count(DISTINCT b.send_id) FROM bounces b JOIN sends bs ON bs.id = b.send_id
                     JOIN transactional_mails bm ON bm.id = bs.transactional_mail_id
                     WHERE bm.template_id = m.template_id) AS INTEGER) AS bounce_count
           FROM transactional_mails m JOIN sends s ON s.transactional_mail_id = m.id

@@ -26,6 +26,9 @@ import { TransactionalWakeup } from "./TransactionalWakeup.js"
  */
 const singleRecipient = (mail: TransactionalMail): boolean => mail.to.length + mail.cc.length + mail.bcc.length === 1
 
+/** How long a woken pump waits for more mails before it claims (a small share of a mail's latency). */
+const GATHER = Duration.millis(20)
+
 /** A claimed send with its mail (none when the mail is gone). */
 interface Claimed {
   readonly send: ClaimedTransactionalSend
@@ -123,6 +126,8 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
           }
           if (!wait) return Option.none<ReadonlyArray<Claimed>>()
           yield* wakeup.wait(options.pollInterval)
+          // a moment for the mails accepted meanwhile, so that a busy API makes batches, not one claim per mail
+          yield* Effect.sleep(GATHER)
         }
       }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
 

@@ -146,11 +146,14 @@ export const SqlSendRepository = Layer.effect(
             yield* sql`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL, deferred_since = NULL,
                        delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done} WHERE id IN ${sql.in(plain)}`
           }
-          for (const { id, transportMessageId, uncertain } of sent) {
-            if (transportMessageId === null) continue
+          // sends with their own message id: one statement per group, the ids mapped by a CASE
+          for (const uncertain of [false, true]) {
+            const named = sent.filter((r) => r.transportMessageId !== null && (r.uncertain === true) === uncertain)
+            if (named.length === 0) continue
+            const ids = sql.join(" ", false)(named.map((r) => sql`WHEN ${r.id} THEN ${r.transportMessageId!.slice(0, 1000)}`))
             yield* sql`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL, deferred_since = NULL,
-                       delivery_uncertain = ${uncertain === true ? 1 : 0}, attempts = attempts + 1, ${done},
-                       transport_message_id = ${transportMessageId.slice(0, 1000)} WHERE id = ${id}`
+                       delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done},
+                       transport_message_id = CASE id ${ids} END WHERE id IN ${sql.in(named.map((r) => r.id))}`
           }
           const failed = results.filter((r): r is Extract<DeliveryResult, { _tag: "Failed" }> => r._tag === "Failed")
           for (const group of groupBy(failed, (r) => `${r.attempted === true} ${r.reason}`).values()) {

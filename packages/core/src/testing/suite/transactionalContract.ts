@@ -146,6 +146,21 @@ export const transactionalContract = (makeStorage: MakeStorage) =>
         expect([...found].sort((a, b) => a.id - b.id)).toEqual([mail, other])
       })))
 
+    it.effect("outcomes recorded together keep each send's own message id, uncertain or not", () =>
+      run(Effect.gen(function*() {
+        const mails = yield* TransactionalMailRepository
+        const sends = yield* SendRepository
+        const mail = yield* mails.insert(aMail())
+        const added = yield* Effect.forEach([1, 2, 3], () => mails.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(0) }))
+        yield* sends.record(added.map((send, i) => ({ _tag: "Sent" as const, id: send.id, transportMessageId: `<m${i}@example.com>`, uncertain: i === 2 })), at(1))
+        const recorded = yield* Effect.forEach(added, (send) => Effect.map(sends.findByUuid(send.uuid), (found) => Option.getOrThrow(found).send))
+        expect(recorded.map((send) => [send.transportMessageId, send.deliveryUncertain, send.attempts, send.sentAt])).toEqual([
+          ["<m0@example.com>", false, 1, at(1)],
+          ["<m1@example.com>", false, 1, at(1)],
+          ["<m2@example.com>", true, 1, at(1)]
+        ])
+      })))
+
     it.effect("claims pending transactional sends oldest first under a lease, retries after their time, and claims again what a lost lease held", () =>
       run(Effect.gen(function*() {
         const mails = yield* TransactionalMailRepository

@@ -47,6 +47,7 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     updated_at TEXT NOT NULL
   )`,
   `CREATE INDEX transactional_mails_created ON transactional_mails (created_at, id)`,
+  `CREATE INDEX transactional_mails_subject ON transactional_mails (lower(subject), id)`,
   `CREATE INDEX transactional_mails_template ON transactional_mails (template_id)`,
   `CREATE INDEX transactional_mails_name ON transactional_mails (mail_name)`,
   `ALTER TABLE sends ADD COLUMN transactional_mail_id INTEGER`,

@@ -33,17 +33,19 @@ const MailRow = Schema.Struct({
   trackOpens: SqlBoolean,
   trackClicks: SqlBoolean
 })
-const LoggedRow = Schema.Struct({
-  ...MailRow.fields,
-  sendUuid: Schema.NullOr(Schema.String),
-  sendStatus: Schema.NullOr(TransactionalMailStatus),
-  sendFailureReason: Schema.NullOr(Schema.String),
-  sendTransportMessageId: Schema.NullOr(Schema.String),
+const decodeLatest = Schema.decodeUnknown(Schema.Array(Schema.Struct({
+  transactionalMailId: Schema.Number,
+  uuid: Schema.String,
+  failureReason: Schema.NullOr(Schema.String),
+  transportMessageId: Schema.NullOr(Schema.String),
+  status: TransactionalMailStatus
+})))
+const decodeTotals = Schema.decodeUnknown(Schema.Array(Schema.Struct({
+  transactionalMailId: Schema.Number,
   opens: Schema.Number,
   clicks: Schema.Number
-})
+})))
 const decodeMails = Schema.decodeUnknown(Schema.Array(MailRow))
-const decodeLogged = Schema.decodeUnknown(Schema.Array(LoggedRow))
 
 const toMail = ({ bccAddresses, ccAddresses, fromAddress, replyToAddresses, toAddresses, ...row }: typeof MailRow.Type) =>
   new TransactionalMail({ ...row, from: fromAddress, to: toAddresses, cc: ccAddresses, bcc: bccAddresses, replyTo: replyToAddresses }, true)
@@ -55,32 +57,44 @@ const searchText = (mail: NewTransactionalMail) =>
 /** A Message-ID as stored: in angle brackets. */
 const messageId = (value: string) => `<${value.trim().replace(/^<|>$/g, "")}>`
 
-/** TransactionalMailRepository over SqlClient; the log joins each mail's latest send. */
+/** TransactionalMailRepository over SqlClient; the log shows each mail with its latest send. */
 export const SqlTransactionalMailRepository = Layer.effect(
   TransactionalMailRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
-    const logged = sql`(SELECT m.*, s.uuid AS send_uuid, s.failure_reason AS send_failure_reason,
-        s.transport_message_id AS send_transport_message_id,
-        CASE WHEN s.id IS NULL THEN NULL WHEN s.sent_at IS NOT NULL THEN 'sent' WHEN s.failed_at IS NOT NULL THEN 'failed'
-             ELSE 'pending' END AS send_status,
-        CAST((SELECT COALESCE(sum(open_count), 0) FROM sends o WHERE o.transactional_mail_id = m.id) AS INTEGER) AS opens,
-        CAST((SELECT COALESCE(sum(click_count), 0) FROM sends c WHERE c.transactional_mail_id = m.id) AS INTEGER) AS clicks
-      FROM transactional_mails m
-      LEFT JOIN sends s ON s.id = (SELECT max(id) FROM sends l WHERE l.transactional_mail_id = m.id)
-      WHERE m.stored = ${1}) logged`
-    const toLogged = (rows: ReadonlyArray<unknown>) =>
-      Effect.map(decodeLogged(rows), (decoded) =>
-        decoded.map(({ clicks, opens, sendFailureReason, sendStatus, sendTransportMessageId, sendUuid, ...row }): LoggedTransactionalMail => ({
-          mail: toMail(row),
-          sendUuid,
-          status: sendStatus ?? (row.fake ? "sent" : "pending"),
-          failureReason: sendFailureReason,
-          transportMessageId: sendTransportMessageId,
-          opens: Number(opens),
-          clicks: Number(clicks)
-        })))
+    /**
+     * The log view of these mails: each one's latest send and the opens and clicks of all its sends, looked up for
+     * the page only (two indexed queries), so a page of a long log costs what its rows cost.
+     */
+    const withSends = (mails: ReadonlyArray<TransactionalMail>) =>
+      Effect.gen(function*() {
+        if (mails.length === 0) return []
+        const ids = sql.in(mails.map((mail) => mail.id))
+        const [latest, totals] = yield* Effect.all([
+          decodeLatest(yield* sql`SELECT transactional_mail_id, uuid, failure_reason, transport_message_id,
+              CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN failed_at IS NOT NULL THEN 'failed' ELSE 'pending' END AS status
+            FROM sends WHERE id IN (SELECT max(id) FROM sends WHERE transactional_mail_id IN ${ids} GROUP BY transactional_mail_id)`),
+          decodeTotals(yield* sql`SELECT transactional_mail_id, CAST(sum(open_count) AS INTEGER) AS opens,
+              CAST(sum(click_count) AS INTEGER) AS clicks
+            FROM sends WHERE transactional_mail_id IN ${ids} GROUP BY transactional_mail_id`)
+        ])
+        const sends = new Map(latest.map((row) => [Number(row.transactionalMailId), row]))
+        const counts = new Map(totals.map((row) => [Number(row.transactionalMailId), row]))
+        return mails.map((mail): LoggedTransactionalMail => {
+          const send = sends.get(mail.id)
+          return {
+            mail,
+            sendUuid: send?.uuid ?? null,
+            status: send?.status ?? (mail.fake ? "sent" : "pending"),
+            failureReason: send?.failureReason ?? null,
+            transportMessageId: send?.transportMessageId ?? null,
+            opens: Number(counts.get(mail.id)?.opens ?? 0),
+            clicks: Number(counts.get(mail.id)?.clicks ?? 0)
+          }
+        })
+      })
+    const stored = sql`stored = ${1}`
 
     return TransactionalMailRepository.of({
       insert: (mail) =>
@@ -131,10 +145,10 @@ export const SqlTransactionalMailRepository = Layer.effect(
           Effect.orDie
         ),
       findByUuid: (uuid) =>
-        Effect.flatMap(sql`SELECT * FROM ${logged} WHERE uuid = ${uuid}`, toLogged).pipe(
-          Effect.map((found) => Option.fromNullable(found[0])),
-          Effect.orDie
-        ),
+        Effect.gen(function*() {
+          const mails = (yield* decodeMails(yield* sql`SELECT * FROM transactional_mails WHERE uuid = ${uuid} AND ${stored}`)).map(toMail)
+          return Option.fromNullable((yield* withSends(mails))[0])
+        }).pipe(Effect.orDie),
       list: (query) =>
         Effect.gen(function*() {
           const f = query.filters
@@ -144,13 +158,13 @@ export const SqlTransactionalMailRepository = Layer.effect(
             ]),
             ...(f.mail_name === undefined ? [] : [sql`lower(mail_name) = ${f.mail_name.trim().toLowerCase()}`]),
             ...(f.transport_message_id === undefined ? [] : [
-              sql`EXISTS (SELECT 1 FROM sends t WHERE t.transactional_mail_id = logged.id
+              sql`EXISTS (SELECT 1 FROM sends t WHERE t.transactional_mail_id = transactional_mails.id
                           AND t.transport_message_id = ${messageId(f.transport_message_id)})`
             ])
           ]
           const order = orderClause({ created_at: "created_at", subject: "lower(subject)" }, [], query.sort)
-          const { rows, total } = yield* selectRows(sql, logged, conditions, order, query)
-          return { items: yield* toLogged(rows), total }
+          const { rows, total } = yield* selectRows(sql, sql`transactional_mails`, [stored, ...conditions], order, query)
+          return { items: yield* withSends((yield* decodeMails(rows)).map(toMail)), total }
         }).pipe(Effect.orDie),
       claim: ({ leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {

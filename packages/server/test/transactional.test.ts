@@ -113,6 +113,16 @@ describe.each(stores)("transactional mails on %s", (store) => {
         expectValidation(yield* call("POST", "/api/transactional-mails/send", { body: { from: "a@example.com", to: "b@example.com" } }), ["subject", "html"])
         expectValidation(yield* call("POST", "/api/transactional-mails/send", { body: { from: "a@example.com", to: "b@example.com", subject: "x", html: "{% for %}" } }), ["html"])
         expectValidation(yield* call("POST", "/api/transactional-mails/send", { body: { to: "b@example.com", subject: "x", html: "y", store: "maybe" } }), ["from", "store"])
+        expectValidation(yield* call("POST", "/api/transactional-mails/send", {
+          body: { from: "a@example.com", to: "b@example.com", subject: "x", html: "y", attachments: [{ name: "a.eml", content: "eA==", content_type: "message/rfc822" }] }
+        }), ["attachments.0.content_type"])
+        const markdown = yield* template({ type: "markdown", html: "# Hello {{ name }}\n\nYour code is **{{ code }}**." })
+        const md = yield* call("POST", "/api/transactional-mails/render", {
+          body: { mail_name: markdown.uuid, from: "a@example.com", to: "b@example.com", replacements: { name: "<Ann>", code: 42 } }
+        })
+        expectStatus(md, 200)
+        expect(md.body.data.html).toContain("Hello &lt;Ann&gt;</h1>")
+        expect(md.body.data.html).toContain("<strong>42</strong>")
         expect((yield* call("GET", "/api/transactional-mails")).body.meta.total).toBe(before)
       }))
 

@@ -71,6 +71,7 @@ describe.each(stores)("transactional mails on %s", (store) => {
         const pending = (yield* call("GET", `/api/transactional-mails/${r.body.uuid}`)).body.data
         expect(pending).toMatchObject({ status: "pending", mail_name: t.name, subject: "Your reset, Jane & Co", fake: false })
         expect(pending.to).toEqual([{ email: to, name: "Doe, Jane" }, { email: "second@example.com", name: null }])
+        expect(pending.from).toEqual([{ email: "shop@example.com", name: "Shop" }])
         expect(pending.bcc).toEqual([{ email: "audit@example.com", name: null }])
         expect(pending.html).toContain("Hi Jane &amp; Co")
         yield* deliverTransactional
@@ -123,6 +124,19 @@ describe.each(stores)("transactional mails on %s", (store) => {
         expectStatus(md, 200)
         expect(md.body.data.html).toContain("Hello &lt;Ann&gt;</h1>")
         expect(md.body.data.html).toContain("<strong>42</strong>")
+        const planted = yield* call("POST", "/api/transactional-mails/render", {
+          body: { mail_name: markdown.uuid, from: "a@example.com", to: "b@example.com", replacements: { name: "[Verify](https://evil.example/x) ![p](https://evil.example/p.png) *now*", code: 1 } }
+        })
+        expect(planted.body.data.html).not.toMatch(/<a |<img |<em>/)
+        expect(planted.body.data.html).toContain("[Verify](https://evil.example/x)")
+        const textOnly = yield* call("POST", "/api/transactional-mails/render", {
+          body: { from: "a@example.com", to: "b@example.com", subject: "Plain", text: "Line one\nLine <two> & more" }
+        })
+        expect(textOnly.body.data).toEqual({
+          subject: "Plain",
+          html: "<div style=\"white-space:pre-wrap\">Line one\nLine &lt;two&gt; &amp; more</div>",
+          text: "Line one\nLine <two> & more"
+        })
         expect((yield* call("GET", "/api/transactional-mails")).body.meta.total).toBe(before)
       }))
 
@@ -155,6 +169,7 @@ describe.each(stores)("transactional mails on %s", (store) => {
         const r = yield* call("POST", "/api/transactional-mails/send", { body: { from: "a@example.com", to, subject: "Secret", html: "<p>code 123</p>", store: false } })
         expectStatus(r, 204)
         expect(r.text).toBe("")
+        expect((yield* call("GET", `/api/sends?per_page=100`)).body.data.some((s: any) => s.subscriber_email === to)).toBe(false)
         yield* deliverTransactional
         expect((yield* sentTo(to)).map((m) => m.subject)).toEqual(["Secret"])
         const log = yield* call("GET", `/api/transactional-mails?${query({ "filter[search]": to })}`)
@@ -238,6 +253,13 @@ describe.each(stores)("transactional mails on %s", (store) => {
         expect((yield* call("GET", `/api/transactional-mails/templates/${t.uuid}`)).body.data).toMatchObject({ sent_count: 0, bounce_count: 1 })
         const again = yield* call("POST", "/api/transactional-mails/send", { body: { mail_name: t.name, from: "a@example.com", to } })
         expect(again.status).toBe(406)
+        const later = `${unique("later")}@example.com`
+        const queued = yield* call("POST", "/api/transactional-mails/send", { body: { from: "a@example.com", to: "ok@example.com", bcc: later, subject: "x", html: "y" } })
+        expectStatus(yield* call("POST", "/api/suppressions", { body: { email: later, reason: "manual" } }), 201)
+        yield* deliverTransactional
+        const blocked = (yield* call("GET", `/api/transactional-mails/${queued.body.uuid}`)).body.data
+        expect(blocked.status).toBe("failed")
+        expect(blocked.failure_reason).toContain(later)
       }))
 
     it.effect("provider feedback on a transactional send goes through the bounce policy and counts once per send", () =>

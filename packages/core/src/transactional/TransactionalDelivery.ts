@@ -3,6 +3,7 @@ import { normalizeEmail } from "../domain/Email.js"
 import { newUuid } from "../domain/Ids.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SendRepository } from "../ports/SendRepository.js"
+import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
@@ -29,11 +30,16 @@ const singleRecipient = (mail: TransactionalMail): boolean => mail.to.length + m
 /** How long a woken pump waits for more mails before it claims (a small share of a mail's latency). */
 const GATHER = Duration.millis(20)
 
-/** A claimed send with its mail (none when the mail is gone). */
+/** A claimed send with its mail (none when the mail is gone) and its recipients suppressed since it was accepted. */
 interface Claimed {
   readonly send: ClaimedTransactionalSend
   readonly mail: Option.Option<TransactionalMail>
+  readonly suppressed: ReadonlyArray<string>
 }
+
+/** Every recipient of a mail, normalized. */
+const recipients = (mail: TransactionalMail): Array<string> =>
+  [...mail.to, ...mail.cc, ...mail.bcc].map((address) => normalizeEmail(address.email))
 
 /** The outcome of one claimed send. */
 interface Outcome extends DeliveryOutcome {
@@ -50,6 +56,7 @@ interface Outcome extends DeliveryOutcome {
 export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>()("@mailroom/TransactionalDelivery", {
   effect: Effect.gen(function*() {
     const mails = yield* TransactionalMailRepository
+    const suppressions = yield* SuppressionRepository
     const sends = yield* SendRepository
     const bounces = yield* BouncePolicy
     const { withTransaction } = yield* Transactor
@@ -71,6 +78,10 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         const { send } = claimed
         if (Option.isNone(claimed.mail)) {
           return { claimed, result: { _tag: "Failed", id: send.id, reason: "The mail was deleted before it went out." }, bounce: null } as const
+        }
+        if (claimed.suppressed.length > 0) {
+          const reason = `Suppressed before the mail went out: ${claimed.suppressed.join(", ")}.`
+          return { claimed, result: { _tag: "Failed", id: send.id, reason }, bounce: null } as const
         }
         const mail = claimed.mail.value
         const signatures = yield* signer.signSend(send.uuid)
@@ -121,8 +132,14 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
           if (claimed.length > 0) {
             const found = yield* mails.findByIds([...new Set(claimed.map((send) => send.mailId))])
             const byId = new Map(found.map((mail) => [mail.id as number, mail]))
+            // an address suppressed while its mail waited (a bounce elsewhere, a retry) is not mailed
+            const suppressed = yield* suppressions.suppressedAmong(found.flatMap(recipients))
             yield* storage.ok
-            return Option.some(claimed.map((send): Claimed => ({ send, mail: Option.fromNullable(byId.get(send.mailId)) })))
+            return Option.some(claimed.map((send): Claimed => {
+              const mail = Option.fromNullable(byId.get(send.mailId))
+              const blocked = Option.match(mail, { onNone: () => [], onSome: (m) => recipients(m).filter((email) => suppressed.has(email)) })
+              return { send, mail, suppressed: blocked }
+            }))
           }
           if (!wait) return Option.none<ReadonlyArray<Claimed>>()
           yield* wakeup.wait(options.pollInterval)

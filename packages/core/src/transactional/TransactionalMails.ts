@@ -12,7 +12,14 @@ import { MailSuppressed } from "./MailSuppressed.js"
 import { type PreparedMail, prepareMail } from "./preparedMail.js"
 import type { SendTransactionalMailInput } from "./SendTransactionalMailInput.js"
 import type { TransactionalMailQuery } from "./TransactionalCollections.js"
-import { compileContent, ContentError, type CompiledContent, type RenderedContent, textOf } from "./transactionalContent.js"
+import {
+  compileContent,
+  type CompiledContent,
+  ContentError,
+  type RenderedContent,
+  textOf,
+  type TransactionalSource
+} from "./transactionalContent.js"
 import type { TransactionalMailUuid, TransactionalTemplateUuid } from "./TransactionalIds.js"
 import type { TransactionalMail } from "./TransactionalMail.js"
 import { TransactionalMailRepository } from "./TransactionalMailRepository.js"
@@ -41,7 +48,7 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
     const suppressions = yield* SuppressionRepository
     const { withTransaction } = yield* Transactor
     const wakeup = yield* TransactionalWakeup
-    const compiled = new Map<string, CompiledContent>()
+    const compiled = new Map<string, { readonly source: TransactionalSource; readonly content: CompiledContent }>()
 
     /** The template a `mail_name` names (its uuid or its name, ignoring case). */
     const named = (name: string) =>
@@ -51,24 +58,21 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
         return Option.isSome(byUuid) ? byUuid : yield* templates.findByName(name.trim())
       })
 
-    /** A template's source compiled once per version; inline content each time. */
+    /** A template's source compiled once (kept while its subject, body and text stay the same); inline content each time. */
     const compile = (input: SendTransactionalMailInput, template: TransactionalTemplate | null, markdown: (s: string) => string) => {
       const subject = input.subject?.trim() ? input.subject : null
       if (template === null) {
         return compileContent({ subject: subject ?? "", body: input.html ?? "", text: input.text ?? null, markdown: false }, markdown)
       }
-      const key = `${template.id}:${template.updatedAt.getTime()}:${subject ?? ""}`
+      const source = { subject: subject ?? template.subject, body: template.html, text: template.text, markdown: template.type === "markdown" }
+      const key = `${template.id}:${subject === null ? "" : "override:"}${subject ?? ""}`
       const known = compiled.get(key)
-      if (known !== undefined) return known
-      const made = compileContent({
-        subject: subject ?? template.subject,
-        body: template.html,
-        text: template.text,
-        markdown: template.type === "markdown"
-      }, markdown)
+      if (known !== undefined && known.source.body === source.body && known.source.subject === source.subject &&
+        known.source.text === source.text && known.source.markdown === source.markdown) return known.content
+      const content = compileContent(source, markdown)
       if (compiled.size >= COMPILED_CACHE) compiled.delete(compiled.keys().next().value!)
-      compiled.set(key, made)
-      return made
+      compiled.set(key, { source, content })
+      return content
     }
 
     /** Checks a send or render request and renders its content; every problem at once as a ValidationError. */

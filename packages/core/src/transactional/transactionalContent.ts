@@ -1,3 +1,4 @@
+import { escapeHtml } from "../domain/Html.js"
 import { htmlToText } from "../domain/HtmlText.js"
 import { compileRender, parseTemplate, translateLegacy } from "../sending/TemplateEngine.js"
 
@@ -42,9 +43,26 @@ const inField = <A>(field: ContentError["field"], f: () => A): A => {
   }
 }
 
+/** Markdown syntax, with `:` and `@` for the autolinks of bare URLs and addresses: each is escapable ASCII punctuation. */
+const MARKDOWN_SYNTAX = /[\\`*_{}[\]()#+\-.!|~:@]/g
+
+/** A value as Markdown text: its syntax characters backslash-escaped, so a value never becomes a link or an image. */
+const markdownLiteral = (value: unknown): unknown =>
+  typeof value === "string"
+    ? value.replace(MARKDOWN_SYNTAX, "\\$&")
+    : Array.isArray(value)
+    ? value.map(markdownLiteral)
+    : value !== null && typeof value === "object"
+    ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, markdownLiteral(item)]))
+    : value
+
+/** The html of a mail written as text only: the text, escaped, with its line breaks (an empty html part shows nothing). */
+const textAsHtml = (text: string): string => `<div style="white-space:pre-wrap">${escapeHtml(text)}</div>`
+
 /**
  * Compiles a transactional source: Liquid (values escaped in the html, raw in subject and text), Markdown turned
- * into html after the values are filled in. Throws a ContentError naming the part that does not parse.
+ * into html after the values are filled in (the values as literal Markdown text). Throws a ContentError naming the
+ * part that does not parse.
  */
 export const compileContent = (source: TransactionalSource, markdownToHtml: (markdown: string) => string): CompiledContent => {
   const subject = inField("subject", () => compileRender(parseTemplate(withReplacers(source.subject), "raw")))
@@ -52,11 +70,13 @@ export const compileContent = (source: TransactionalSource, markdownToHtml: (mar
   const text = source.text === null ? null : inField("text", () => compileRender(parseTemplate(withReplacers(source.text!), "raw")))
   return (replacements) => {
     const scope = { ...replacements }
-    const filled = inField("html", () => body(scope))
+    const filled = inField("html", () => body(source.markdown ? markdownLiteral(scope) as object : scope))
+    const plain = text === null ? null : inField("text", () => text(scope))
+    const html = source.markdown ? markdownToHtml(filled) : filled
     return {
       subject: inField("subject", () => subject(scope)).replace(/\s*[\r\n]+\s*/g, " ").trim(),
-      html: source.markdown ? markdownToHtml(filled) : filled,
-      text: text === null ? null : inField("text", () => text(scope))
+      html: html.trim() === "" && plain !== null ? textAsHtml(plain) : html,
+      text: plain
     }
   }
 }

@@ -46,10 +46,10 @@ const statements = ({ bool, pk }: ColumnTypes): ReadonlyArray<string> => [
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
   )`,
-  `CREATE INDEX transactional_mails_created ON transactional_mails (created_at, id)`,
-  `CREATE INDEX transactional_mails_subject ON transactional_mails (lower(subject), id)`,
+  `CREATE INDEX transactional_mails_created ON transactional_mails (stored, created_at, id)`,
+  `CREATE INDEX transactional_mails_subject ON transactional_mails (stored, lower(subject), id)`,
   `CREATE INDEX transactional_mails_template ON transactional_mails (template_id)`,
-  `CREATE INDEX transactional_mails_name ON transactional_mails (mail_name)`,
+  `CREATE INDEX transactional_mails_name ON transactional_mails (lower(mail_name))`,
   `ALTER TABLE sends ADD COLUMN transactional_mail_id INTEGER`,
   `CREATE INDEX sends_transactional ON sends (transactional_mail_id, id) WHERE transactional_mail_id IS NOT NULL`,
   `CREATE INDEX sends_transactional_pending ON sends (id)

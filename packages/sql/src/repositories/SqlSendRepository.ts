@@ -18,6 +18,7 @@ const ListedRow = Schema.Struct({
   deliveryUncertain: SqlBoolean,
   campaignUuid: Schema.NullOr(Schema.String),
   transactionalMailUuid: Schema.NullOr(Schema.String),
+  transactionalMailStored: Schema.optional(Schema.NullOr(SqlBoolean)),
   subscriberUuid: Schema.NullOr(Schema.String)
 })
 const decodeListed = Schema.decodeUnknown(Schema.Array(ListedRow))
@@ -56,14 +57,15 @@ export const SqlSendRepository = Layer.effect(
         )
     })
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
-    const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, t.uuid AS transactional_mail_uuid, sub.uuid AS subscriber_uuid
+    const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, t.uuid AS transactional_mail_uuid,
+                              t.stored AS transactional_mail_stored, sub.uuid AS subscriber_uuid
                               FROM sends s
                               LEFT JOIN campaigns c ON c.id = s.campaign_id
                               LEFT JOIN transactional_mails t ON t.id = s.transactional_mail_id
                               LEFT JOIN subscribers sub ON sub.id = s.subscriber_id) listed`
     const toListed = (rows: ReadonlyArray<unknown>) =>
       Effect.map(decodeListed(rows), (decoded) =>
-        decoded.map(({ campaignUuid, subscriberUuid, transactionalMailUuid, ...send }): ListedSend => ({
+        decoded.map(({ campaignUuid, subscriberUuid, transactionalMailStored: _stored, transactionalMailUuid, ...send }): ListedSend => ({
           send: new Send(send, true),
           campaignUuid,
           transactionalMailUuid,
@@ -195,6 +197,8 @@ export const SqlSendRepository = Layer.effect(
           const f = query.filters
           const uuid = (value: string) => value.trim().toLowerCase()
           const conditions = [
+            // a mail sent with `store: false` has no log item: its send is not listed either
+            sql`(transactional_mail_id IS NULL OR transactional_mail_stored = ${1})`,
             ...(f.subscriber_uuid === undefined ? [] : [sql`subscriber_uuid = ${uuid(f.subscriber_uuid)}`]),
             ...(f.campaign_uuid === undefined ? [] : [sql`campaign_uuid = ${uuid(f.campaign_uuid)}`]),
             ...(f.transactional_mail_log_item_uuid === undefined

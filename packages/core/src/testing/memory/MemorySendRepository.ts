@@ -139,7 +139,11 @@ export const makeMemorySendRepository = (state: MemoryState) => {
       ),
     list: (query) =>
       Effect.sync(() => {
-        const page = listPage([...rows().values()].map((r) => listed(r.send)), query, {
+        // a mail sent with `store: false` has no log item: its send is not listed either
+        const visible = [...rows().values()].filter((r) =>
+          r.send.transactionalMailId === null || state.tables.transactionalMails.get(r.send.transactionalMailId)?.stored !== false
+        )
+        const page = listPage(visible.map((r) => listed(r.send)), query, {
           id: (l) => l.send.id,
           sorts: { sent_at: (l) => l.send.sentAt },
           filters: {

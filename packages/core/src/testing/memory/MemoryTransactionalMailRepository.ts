@@ -26,7 +26,7 @@ export const makeMemoryTransactionalMailRepository = (state: MemoryState) => {
       clicks: sends.reduce((sum, s) => sum + s.clickCount, 0)
     }
   }
-  const addresses = (mail: TransactionalMail) => [...mail.to, ...mail.cc, ...mail.bcc].map((a) => `${a.name ?? ""} ${a.email}`).join(" ")
+  const addresses = (mail: TransactionalMail) => [...mail.to, ...mail.cc, ...mail.bcc, mail.from].map((a) => `${a.name ?? ""} ${a.email}`).join(" ")
   return TransactionalMailRepository.of({
     insert: (mail) =>
       Effect.sync(() => {

@@ -158,8 +158,7 @@ export const SqlTransactionalMailRepository = Layer.effect(
             ]),
             ...(f.mail_name === undefined ? [] : [sql`lower(mail_name) = ${f.mail_name.trim().toLowerCase()}`]),
             ...(f.transport_message_id === undefined ? [] : [
-              sql`EXISTS (SELECT 1 FROM sends t WHERE t.transactional_mail_id = transactional_mails.id
-                          AND t.transport_message_id = ${messageId(f.transport_message_id)})`
+              sql`id IN (SELECT transactional_mail_id FROM sends WHERE transport_message_id = ${messageId(f.transport_message_id)})`
             ])
           ]
           const order = orderClause({ created_at: "created_at", subject: "lower(subject)" }, [], query.sort)

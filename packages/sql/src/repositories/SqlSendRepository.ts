@@ -10,6 +10,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
+import { leaseSends } from "../leaseSends.js"
 import { orderClause, selectRows } from "../selectPage.js"
 import { segmentCondition } from "../subscriberConditions.js"
 
@@ -56,7 +57,6 @@ export const SqlSendRepository = Layer.effect(
             "substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))"
         )
     })
-    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
     const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, t.uuid AS transactional_mail_uuid,
                               t.stored AS transactional_mail_stored, sub.uuid AS subscriber_uuid
                               FROM sends s
@@ -94,21 +94,7 @@ export const SqlSendRepository = Layer.effect(
         }).pipe(Effect.orDie),
       claim: ({ campaignId, leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {
-          const at = now.toISOString()
-          const claimed = yield* sql<{
-            readonly id: number
-            readonly uuid: string
-            readonly email: string
-            readonly attempts: number
-            readonly deferredSince: string | null
-            readonly subscriberId: number | null
-          }>`UPDATE sends SET locked_until = ${leaseUntil.toISOString()}, lease_owner = ${owner}
-            WHERE id IN (
-              SELECT id FROM sends
-              WHERE campaign_id = ${campaignId} AND sent_at IS NULL AND failed_at IS NULL
-                AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
-              ORDER BY id LIMIT ${limit} ${skipLocked}
-            ) RETURNING id, uuid, email, attempts, deferred_since, subscriber_id`
+          const claimed = yield* leaseSends(sql, sql`campaign_id = ${campaignId}`, { now, leaseUntil, limit, owner })
           const ids = claimed.flatMap((row) => (row.subscriberId === null ? [] : [row.subscriberId]))
           const recipients = ids.length === 0 ? [] : yield* decodeRecipients(
             yield* sql`SELECT id, uuid, email, first_name, last_name, extra_attributes, status FROM subscribers

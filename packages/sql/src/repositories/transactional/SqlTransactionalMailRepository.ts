@@ -14,6 +14,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../../columns.js"
+import { leaseSends } from "../../leaseSends.js"
 import { containsPattern, orderClause, selectRows } from "../../selectPage.js"
 
 const Addresses = Schema.parseJson(Schema.Array(NamedAddress))
@@ -62,7 +63,6 @@ export const SqlTransactionalMailRepository = Layer.effect(
   TransactionalMailRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
     /**
      * The log view of these mails: each one's latest send and the opens and clicks of all its sends, looked up for
      * the page only (two indexed queries), so a page of a long log costs what its rows cost.
@@ -167,24 +167,11 @@ export const SqlTransactionalMailRepository = Layer.effect(
         }).pipe(Effect.orDie),
       claim: ({ leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {
-          const at = now.toISOString()
-          const rows = yield* sql<{
-            readonly id: number
-            readonly uuid: string
-            readonly transactionalMailId: number
-            readonly attempts: number
-            readonly deferredSince: string | null
-          }>`UPDATE sends SET locked_until = ${leaseUntil.toISOString()}, lease_owner = ${owner}
-            WHERE id IN (
-              SELECT id FROM sends
-              WHERE transactional_mail_id IS NOT NULL AND sent_at IS NULL AND failed_at IS NULL
-                AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
-              ORDER BY id LIMIT ${limit} ${skipLocked}
-            ) RETURNING id, uuid, transactional_mail_id, attempts, deferred_since`
+          const rows = yield* leaseSends(sql, sql`transactional_mail_id IS NOT NULL`, { now, leaseUntil, limit, owner })
           return [...rows].sort((a, b) => a.id - b.id).map((row): ClaimedTransactionalSend => ({
             id: Number(row.id) as SendId,
             uuid: row.uuid as SendUuid,
-            mailId: Number(row.transactionalMailId) as TransactionalMailId,
+            mailId: Number(row.transactionalMailId!) as TransactionalMailId,
             attempts: Number(row.attempts),
             deferredSince: row.deferredSince === null ? null : new Date(row.deferredSince)
           }))

@@ -36,8 +36,12 @@ describe("tracking a finished html", () => {
   const html = `<html><body><a href="https://example.com/a?x=1&amp;y=2">A</a> <a href="mailto:x@y.z">m</a>` +
     `<a href = "https://example.com/a?x=1&y=2">again</a><a href="http://other.example/">B</a></body></html>`
 
-  it("rewrites each http(s) link to its click URL by index (the same address, the same index) and adds the pixel before </body>", () => {
-    const tracked = trackHtml(html, { pixelUrl: "https://t.example/o?a=1&b=2", clickUrl: (i) => `https://t.example/c/${i}?s=1&k=2` })
+  it("rewrites each http(s) link to its click URL by the link as written (&amp; decoded) and adds the pixel before </body>", () => {
+    const ids = new Map([["https://example.com/a?x=1&y=2", 0], ["http://other.example/", 1]])
+    const tracked = trackHtml(html, {
+      pixelUrl: "https://t.example/o?a=1&b=2",
+      clickUrl: (url) => (ids.has(url) ? `https://t.example/c/${ids.get(url)}?s=1&k=2` : null)
+    })
     expect(tracked).toBe(
       `<html><body><a href="https://t.example/c/0?s=1&amp;k=2">A</a> <a href="mailto:x@y.z">m</a>` +
         `<a href="https://t.example/c/0?s=1&amp;k=2">again</a><a href="https://t.example/c/1?s=1&amp;k=2">B</a>` +

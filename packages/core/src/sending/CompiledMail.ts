@@ -9,7 +9,7 @@ import { Drop } from "liquidjs"
 import { escapeHtml } from "../domain/Html.js"
 import { htmlToText } from "../domain/HtmlText.js"
 import { type BodyLayout, fillLayout, type MailLayout } from "../domain/MailLayout.js"
-import { isPersonal, rewriteLinks, withUtmTags } from "./links.js"
+import { isPersonal, openPixel, rewriteLinks, withUtmTags } from "./links.js"
 import { envelopeSender } from "./MailIdentity.js"
 import { mailScope, type MailScopeSource, type SendContext } from "./mailScope.js"
 import type { publicLinks } from "./PublicLinks.js"
@@ -185,7 +185,7 @@ export const compileMail = (source: MailSource, links: ReturnType<typeof publicL
     if (isValue) values.set(written, made)
     return made
   }
-  const pixel = hole((run) => `<img src="${links.open(run.send)}" width="1" height="1" alt="" style="display:none">`, () => "")
+  const pixel = hole((run) => openPixel(links.open(run.send)), () => "")
 
   const parts: Array<Part> = []
   let pixelPlaced = !source.trackOpens

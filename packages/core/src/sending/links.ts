@@ -48,13 +48,24 @@ export const rewriteLinks = (
   keep: (url: string) => boolean
 ): { readonly html: string; readonly links: ReadonlyArray<string> } => {
   const links: Array<string> = []
-  const rewritten = html.replace(HREF, (whole, value: string) => {
-    const url = asWritten(value)
-    if (!WEB.test(url) || keep(url)) return whole
-    return `href="{{ _link.l${links.push(url) - 1} }}"`
-  })
+  const rewritten = mapLinks(html, (url) => (keep(url) ? null : `{{ _link.l${links.push(url) - 1} }}`))
   return { html: rewritten, links }
 }
+
+/**
+ * Replaces the address of every http(s) link with what `replace` gives for the link as written (written into the
+ * attribute as it is); links it gives null for, and links that are not http(s), are left alone.
+ */
+export const mapLinks = (html: string, replace: (url: string) => string | null): string =>
+  html.replace(HREF, (whole, value: string) => {
+    const url = asWritten(value)
+    if (!WEB.test(url)) return whole
+    const address = replace(url)
+    return address === null ? whole : `href="${address}"`
+  })
+
+/** The open pixel of a mail, pointing at `url` (an attribute-safe URL). */
+export const openPixel = (url: string): string => `<img src="${url}" width="1" height="1" alt="" style="display:none">`
 
 /**
  * Where a click on a link goes: the link as written, its placeholders filled by `fill` when it is personal, utm tags

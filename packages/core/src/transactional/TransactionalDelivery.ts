@@ -18,7 +18,7 @@ import { pollForever } from "../usecases/pollForever.js"
 import { UrlSigner } from "../usecases/UrlSigner.js"
 import type { TransactionalMail } from "./TransactionalMail.js"
 import { type ClaimedTransactionalSend, TransactionalMailRepository } from "./TransactionalMailRepository.js"
-import { sendMessageId, trackedLinkCount, transactionalMessage } from "./transactionalMessage.js"
+import { sendMessageId, trackedLinks, transactionalMessage } from "./transactionalMessage.js"
 import { TransactionalWakeup } from "./TransactionalWakeup.js"
 
 /**
@@ -85,7 +85,7 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         }
         const mail = claimed.mail.value
         const signatures = yield* signer.signSend(send.uuid)
-        const linkTokens = yield* Effect.forEach(Array.from({ length: trackedLinkCount(mail) }, (_, i) => i + 1), signer.linkToken)
+        const linkTokens = yield* signer.linkTokens(trackedLinks(mail))
         const messageId = sendMessageId(mail, send.uuid)
         const message = transactionalMessage(mail, { sendUuid: send.uuid, signatures }, {
           links,

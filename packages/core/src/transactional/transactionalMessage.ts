@@ -5,20 +5,25 @@ import type { publicLinks, SignedSend } from "../sending/PublicLinks.js"
 import { trackHtml } from "../sending/trackHtml.js"
 import type { TransactionalMail } from "./TransactionalMail.js"
 
-/** How many links of a mail are click-tracked (their tokens are made for indexes 1..n). */
-export const trackedLinkCount = (mail: TransactionalMail): number => (mail.trackClicks ? trackableLinks(mail.html).length : 0)
+/**
+ * The click-tracked links of a mail, as written, each with its link id: its place in the mail's own order (1-based),
+ * which is how a click finds it again (Tracking reads `trackableLinks` of the stored html).
+ */
+export const trackedLinks = (mail: TransactionalMail): Array<{ readonly id: number; readonly url: string }> =>
+  mail.trackClicks ? trackableLinks(mail.html).map((url, index) => ({ id: index + 1, url })) : []
 
 /**
  * The message of one send of a transactional mail: its addresses and files, its html with the open pixel and click
- * URLs of this send when the mail is tracked (`linkTokens[i]`: the signed token of link i + 1), the text as given (or
- * left to the transport to derive from the tracked html), and a Message-ID naming the send (`messageId`).
+ * URLs of this send when the mail is tracked (`linkTokens`: the signed token of each tracked link, by the link as
+ * written), the text as given (or left to the transport to derive from the tracked html), and a Message-ID naming the
+ * send (`messageId`).
  */
 export const transactionalMessage = (
   mail: TransactionalMail,
   send: SignedSend,
   options: {
     readonly links: ReturnType<typeof publicLinks>
-    readonly linkTokens: ReadonlyArray<string>
+    readonly linkTokens: ReadonlyMap<string, string>
     readonly messageId: string
     readonly bounceAddress: string | null
   }
@@ -26,7 +31,10 @@ export const transactionalMessage = (
   const html = mail.trackOpens || mail.trackClicks
     ? trackHtml(mail.html, {
       pixelUrl: mail.trackOpens ? options.links.open(send) : null,
-      clickUrl: mail.trackClicks ? (index) => options.links.click(send, options.linkTokens[index]!) : null
+      clickUrl: (url) => {
+        const token = options.linkTokens.get(url)
+        return token === undefined ? null : options.links.click(send, token)
+      }
     })
     : mail.html
   const [to, ...moreTo] = mail.to

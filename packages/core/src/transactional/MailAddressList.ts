@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { isEmail } from "../domain/Email.js"
+import { isEmail, normalizeEmail } from "../domain/Email.js"
 
 /** An address of a transactional mail as the log shows it. */
 export const NamedAddress = Schema.Struct({ email: Schema.String, name: Schema.NullOr(Schema.String) })
@@ -61,3 +61,10 @@ export const formatAddress = (address: NamedAddress): string =>
   address.name === null || address.name === ""
     ? address.email
     : `${/^[\w .'-]*$/.test(address.name) ? address.name : `"${address.name.replace(/["\\]/g, "\\$&")}"`} <${address.email}>`
+
+/** Every recipient address of a mail (To, Cc and Bcc), normalized: what suppressions are checked against. */
+export const recipientEmails = (mail: {
+  readonly to: ReadonlyArray<NamedAddress>
+  readonly cc: ReadonlyArray<NamedAddress>
+  readonly bcc: ReadonlyArray<NamedAddress>
+}): Array<string> => [...mail.to, ...mail.cc, ...mail.bcc].map((address) => normalizeEmail(address.email))

@@ -1,5 +1,4 @@
 import { Duration, Effect, Option } from "effect"
-import { normalizeEmail } from "../domain/Email.js"
 import { newUuid } from "../domain/Ids.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SendRepository } from "../ports/SendRepository.js"
@@ -16,6 +15,7 @@ import { now } from "../usecases/now.js"
 import { makeOutage, untilItWorks } from "../usecases/Outage.js"
 import { pollForever } from "../usecases/pollForever.js"
 import { UrlSigner } from "../usecases/UrlSigner.js"
+import { recipientEmails } from "./MailAddressList.js"
 import type { TransactionalMail } from "./TransactionalMail.js"
 import { type ClaimedTransactionalSend, TransactionalMailRepository } from "./TransactionalMailRepository.js"
 import { sendMessageId, trackedLinks, transactionalMessage } from "./transactionalMessage.js"
@@ -25,7 +25,7 @@ import { TransactionalWakeup } from "./TransactionalWakeup.js"
  * Whether the mail has one recipient: only then does an SMTP refusal say which address bounced. A mail to several is
  * refused whole (nobody gets it) and its failure reason names the address, but no one is suppressed on a guess.
  */
-const singleRecipient = (mail: TransactionalMail): boolean => mail.to.length + mail.cc.length + mail.bcc.length === 1
+const singleRecipient = (mail: TransactionalMail): boolean => recipientEmails(mail).length === 1
 
 /** How long a woken pump waits for more mails before it claims (a small share of a mail's latency). */
 const GATHER = Duration.millis(20)
@@ -36,10 +36,6 @@ interface Claimed {
   readonly mail: Option.Option<TransactionalMail>
   readonly suppressed: ReadonlyArray<string>
 }
-
-/** Every recipient of a mail, normalized. */
-const recipients = (mail: TransactionalMail): Array<string> =>
-  [...mail.to, ...mail.cc, ...mail.bcc].map((address) => normalizeEmail(address.email))
 
 /** The outcome of one claimed send. */
 interface Outcome extends DeliveryOutcome {
@@ -108,7 +104,7 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         for (const { bounce, claimed } of outcomes) {
           if (bounce === null || Option.isNone(claimed.mail) || !singleRecipient(claimed.mail.value)) continue
           yield* bounces.apply({
-            email: normalizeEmail(claimed.mail.value.to[0]!.email),
+            email: recipientEmails(claimed.mail.value)[0]!,
             type: bounce,
             send: { id: claimed.send.id, campaignId: null, subscriberId: null },
             at
@@ -133,11 +129,11 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
             const found = yield* mails.findByIds([...new Set(claimed.map((send) => send.mailId))])
             const byId = new Map(found.map((mail) => [mail.id as number, mail]))
             // an address suppressed while its mail waited (a bounce elsewhere, a retry) is not mailed
-            const suppressed = yield* suppressions.suppressedAmong(found.flatMap(recipients))
+            const suppressed = yield* suppressions.suppressedAmong(found.flatMap(recipientEmails))
             yield* storage.ok
             return Option.some(claimed.map((send): Claimed => {
               const mail = Option.fromNullable(byId.get(send.mailId))
-              const blocked = Option.match(mail, { onNone: () => [], onSome: (m) => recipients(m).filter((email) => suppressed.has(email)) })
+              const blocked = Option.match(mail, { onNone: () => [], onSome: (m) => recipientEmails(m).filter((email) => suppressed.has(email)) })
               return { send, mail, suppressed: blocked }
             }))
           }

@@ -8,6 +8,7 @@ import { orNotFound, parseUuid } from "../usecases/lookup.js"
 import { MailerNames } from "../usecases/MailerNames.js"
 import { MarkdownRenderer } from "../usecases/MarkdownRenderer.js"
 import { now } from "../usecases/now.js"
+import { recipientEmails } from "./MailAddressList.js"
 import { MailSuppressed } from "./MailSuppressed.js"
 import { type PreparedMail, prepareMail } from "./preparedMail.js"
 import type { SendTransactionalMailInput } from "./SendTransactionalMailInput.js"
@@ -107,7 +108,7 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
     /** Fails with every suppressed address among the mail's recipients. */
     const notSuppressed = (mail: Pick<PreparedMail, "to" | "cc" | "bcc">) =>
       Effect.gen(function*() {
-        const emails = [...mail.to, ...mail.cc, ...mail.bcc].map((address) => normalizeEmail(address.email))
+        const emails = recipientEmails(mail)
         const suppressed = yield* suppressions.suppressedAmong(emails)
         if (suppressed.size > 0) return yield* Effect.fail(MailSuppressed.of(emails.filter((email) => suppressed.has(email))))
       })

@@ -14,6 +14,7 @@ import { pump } from "../usecases/deliveryPump.js"
 import { now } from "../usecases/now.js"
 import { makeOutage, untilItWorks } from "../usecases/Outage.js"
 import { pollForever } from "../usecases/pollForever.js"
+import { sendLeases } from "../usecases/sendLeases.js"
 import { UrlSigner } from "../usecases/UrlSigner.js"
 import { recipientEmails } from "./MailAddressList.js"
 import type { TransactionalMail } from "./TransactionalMail.js"
@@ -144,8 +145,6 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         }
       }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
 
-    const ids = (items: ReadonlyArray<Claimed>) => items.map((item) => item.send.id)
-
     /** Delivers due sends until none is left (or, with `wait`, for as long as it runs); how many it recorded. */
     const deliver = (wait: boolean) =>
       Effect.map(pump({
@@ -155,13 +154,7 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         deliver: deliverOne,
         record,
         recordLinger: options.recordLinger,
-        renew: (items) =>
-          Effect.flatMap(now, (at) => sends.renew({ ids: ids(items), owner, leaseUntil: new Date(at.getTime() + leaseMillis) })).pipe(
-            Effect.asVoid,
-            Effect.catchAllCause(storage.failed)
-          ),
-        renewEvery: Duration.millis(Math.max(50, leaseMillis / 3)),
-        release: (items) => sends.release({ ids: ids(items), owner }).pipe(Effect.catchAllCause(storage.failed)),
+        ...sendLeases<Claimed>(sends, { owner, leaseMillis, storage }),
         stopped: () => false,
         watch: Effect.succeed(false),
         watchEvery: options.pollInterval

@@ -24,6 +24,7 @@ import { DeliveryOptions } from "./DeliveryOptions.js"
 import { pump } from "./deliveryPump.js"
 import { now } from "./now.js"
 import { makeOutage, untilItWorks } from "./Outage.js"
+import { sendLeases } from "./sendLeases.js"
 import { UrlSigner } from "./UrlSigner.js"
 
 /** A claimed send and whether its address is suppressed. */
@@ -240,7 +241,6 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
           })))
         }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
 
-      const ids = (items: ReadonlyArray<Claimed>) => items.map((item) => item.send.id)
       const handled = yield* pump({
         concurrency: options.concurrency,
         batchSize: options.batchSize,
@@ -254,12 +254,7 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
             if (!sending) state.stopped = true
           }),
         recordLinger: options.recordLinger,
-        renew: (items) =>
-          Effect.flatMap(now, (at) => sends.renew({ ids: ids(items), owner, leaseUntil: new Date(at.getTime() + leaseMillis) })).pipe(
-            Effect.catchAllCause(storage.failed)
-          ),
-        renewEvery: Duration.millis(Math.max(50, leaseMillis / 3)),
-        release: (items) => sends.release({ ids: ids(items), owner }).pipe(Effect.catchAllCause(storage.failed)),
+        ...sendLeases<Claimed>(sends, { owner, leaseMillis, storage }),
         stopped: () => state.transportDown || state.stopped,
         watch: stillSending(campaign).pipe(
           Effect.map((sending) => !sending),

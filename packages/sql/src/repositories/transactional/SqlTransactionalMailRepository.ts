@@ -79,8 +79,8 @@ export const SqlTransactionalMailRepository = Layer.effect(
               CAST(sum(click_count) AS INTEGER) AS clicks
             FROM sends WHERE transactional_mail_id IN ${ids} GROUP BY transactional_mail_id`)
         ])
-        const sends = new Map(latest.map((row) => [Number(row.transactionalMailId), row]))
-        const counts = new Map(totals.map((row) => [Number(row.transactionalMailId), row]))
+        const sends = new Map(latest.map((row) => [row.transactionalMailId, row]))
+        const counts = new Map(totals.map((row) => [row.transactionalMailId, row]))
         return mails.map((mail): LoggedTransactionalMail => {
           const send = sends.get(mail.id)
           return {
@@ -89,8 +89,8 @@ export const SqlTransactionalMailRepository = Layer.effect(
             status: send?.status ?? (mail.fake ? "sent" : "pending"),
             failureReason: send?.failureReason ?? null,
             transportMessageId: send?.transportMessageId ?? null,
-            opens: Number(counts.get(mail.id)?.opens ?? 0),
-            clicks: Number(counts.get(mail.id)?.clicks ?? 0)
+            opens: counts.get(mail.id)?.opens ?? 0,
+            clicks: counts.get(mail.id)?.clicks ?? 0
           }
         })
       })

@@ -77,10 +77,7 @@ export const SqlTransactionalTemplateRepository = Layer.effect(
           FROM transactional_mails m JOIN sends s ON s.transactional_mail_id = m.id
           WHERE m.template_id IN ${sql.in(ids)} GROUP BY m.template_id`
         const decoded = yield* Schema.decodeUnknown(Schema.Array(StatisticsRow))(rows)
-        return new Map(decoded.map(({ templateId, ...statistics }) => [
-          templateId,
-          Object.fromEntries(Object.entries(statistics).map(([k, v]) => [k, Number(v)])) as unknown as TransactionalTemplateStatistics
-        ]))
+        return new Map(decoded.map(({ templateId, ...statistics }): [number, TransactionalTemplateStatistics] => [templateId, statistics]))
       })
 
     return TransactionalTemplateRepository.of({

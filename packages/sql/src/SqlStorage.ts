@@ -20,6 +20,7 @@ import { SqlSuppressionRepository } from "./repositories/SqlSuppressionRepositor
 import { SqlTemplateRepository } from "./repositories/SqlTemplateRepository.js"
 import { SqlTransactionalMailRepository } from "./repositories/transactional/SqlTransactionalMailRepository.js"
 import { SqlTransactionalTemplateRepository } from "./repositories/transactional/SqlTransactionalTemplateRepository.js"
+import { SqlEventOutbox } from "./events/SqlEventOutbox.js"
 import { SqlTransactor } from "./SqlTransactor.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
@@ -42,5 +43,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlImportBatchRepository,
   SqlTransactionalTemplateRepository,
   SqlTransactionalMailRepository,
+  SqlEventOutbox,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

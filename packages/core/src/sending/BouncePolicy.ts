@@ -8,6 +8,7 @@ import { CampaignRepository } from "../ports/CampaignRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
+import { makeMailEventRecorder } from "../events/recordMailEvent.js"
 import { BounceOptions } from "./BounceOptions.js"
 
 /** A bounce or complaint to apply: the address, what happened, and the send it is about when known. */
@@ -19,6 +20,7 @@ export interface BounceReport {
     readonly id: SendId
     readonly campaignId: CampaignId | null
     readonly subscriberId: SubscriberId | null
+    readonly transactionalMailId?: number | null
   } | null
   readonly at: Date
 }
@@ -53,6 +55,7 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
     const subscribers = yield* SubscriberRepository
     const suppressions = yield* SuppressionRepository
     const options = yield* BounceOptions
+    const recordMailEvent = yield* makeMailEventRecorder
 
     /** Unsubscribes every list's subscribed member with this address, and the send's subscriber should it have moved. */
     const unsubscribeEverywhere = (email: string, subscriberId: SubscriberId | null, at: Date) =>
@@ -80,6 +83,12 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
         at
       })
       if (first && campaignId !== null) yield* campaigns.addCounters(campaignId, { bounceCount: 1 }, at)
+      yield* recordMailEvent(
+        type === "complaint" ? "mail.complained" : "mail.bounced",
+        { id: send?.id ?? null, campaignId, subscriberId: send?.subscriberId ?? null, transactionalMailId: send?.transactionalMailId ?? null },
+        at,
+        { email, bounce_type: type }
+      )
       const suppress = type !== "soft_bounce" || (yield* tracking.softBounceStreak(email)) >= options.softBounceLimit
       if (!suppress) return false
       yield* suppressions.insertOrGet({

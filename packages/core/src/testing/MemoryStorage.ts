@@ -1,3 +1,5 @@
+import { EventOutbox } from "../events/EventOutbox.js"
+import { makeMemoryEventOutbox } from "./memory/MemoryEventOutbox.js"
 import { Context, Effect, Layer } from "effect"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
@@ -63,7 +65,8 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(SubscriberImportRepository, makeMemorySubscriberImportRepository(state)),
       Context.add(ImportBatchRepository, makeMemoryImportBatchRepository(state)),
       Context.add(TransactionalTemplateRepository, makeMemoryTransactionalTemplateRepository(state)),
-      Context.add(TransactionalMailRepository, makeMemoryTransactionalMailRepository(state))
+      Context.add(TransactionalMailRepository, makeMemoryTransactionalMailRepository(state)),
+      Context.add(EventOutbox, makeMemoryEventOutbox(state))
     )
   })
 )

@@ -5,6 +5,7 @@ import { campaignLinkContract } from "./suite/campaignLinkContract.js"
 import { campaignQueryContract } from "./suite/campaignQueryContract.js"
 import { emailListContract } from "./suite/emailListContract.js"
 import type { MakeStorage } from "./suite/fixtures.js"
+import { eventsContract } from "./suite/eventsContract.js"
 import { importBatchContract } from "./suite/importBatchContract.js"
 import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
@@ -52,4 +53,5 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     subscriberImportContract(makeStorage)
     importBatchContract(makeStorage)
     importBatchRulesContract(makeStorage)
+    eventsContract(makeStorage)
   })

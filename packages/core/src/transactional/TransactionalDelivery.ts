@@ -107,7 +107,7 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
           yield* bounces.apply({
             email: recipientEmails(claimed.mail.value)[0]!,
             type: bounce,
-            send: { id: claimed.send.id, campaignId: null, subscriberId: null },
+            send: { id: claimed.send.id, campaignId: null, subscriberId: null, transactionalMailId: claimed.send.mailId },
             at
           })
         }

@@ -1,3 +1,4 @@
+import { EventOutbox } from "../events/EventOutbox.js"
 import { Layer } from "effect"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
@@ -71,6 +72,7 @@ export type Storage =
   | ImportBatchRepository
   | TransactionalTemplateRepository
   | TransactionalMailRepository
+  | EventOutbox
   | Transactor
 
 /** Every use case of Mailroom. */

@@ -20,6 +20,7 @@ import { TransactionalMailRepository } from "../transactional/TransactionalMailR
 import { mailScope, type Recipient } from "../sending/mailScope.js"
 import { type LinkPurpose, NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
+import { makeMailEventRecorder } from "../events/recordMailEvent.js"
 import { orNotFound, parseUuid } from "./lookup.js"
 import { signedSend } from "./signedSend.js"
 import { now } from "./now.js"
@@ -44,6 +45,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const publicLinks = yield* PublicLinks
     const transactionalMails = yield* TransactionalMailRepository
     const checkLink = signedSend(signer, sends)
+    const recordMailEvent = yield* makeMailEventRecorder
 
     /**
      * The send a link signed for `purpose` stands for: none for a test mail (its uuid has no send), NotFound when the
@@ -71,6 +73,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         if (counted && send.campaignId !== null) {
           yield* campaigns.addCounters(send.campaignId, { openCount: 1, uniqueOpenCount: first ? 1 : 0 }, at)
         }
+        if (counted) yield* recordMailEvent("mail.opened", send, at, { first })
         if (first) yield* tagSubscriber(send, "opened", at)
       })
 
@@ -109,6 +112,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         yield* withTransaction(Effect.gen(function*() {
           const at = yield* now
           yield* transactionalMails.countClick(send.id, at)
+          yield* recordMailEvent("mail.clicked", send, at, { url: written })
           if (send.openCount === 0) yield* countOpen(send, at)
         }))
         return target
@@ -140,6 +144,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         const { firstForSend } = yield* tracking.recordClick(send.value.id, link.id, at)
         yield* campaigns.addCounters(link.campaignId, { clickCount: 1, uniqueClickCount: firstForSend ? 1 : 0 }, at)
         if (firstForSend) yield* tagSubscriber(send.value, "clicked", at)
+        yield* recordMailEvent("mail.clicked", send.value, at, { url: link.url })
         if (send.value.openCount === 0) yield* countOpen(send.value, at)
       }))
       return target
@@ -209,7 +214,12 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         bounces.apply({
           email,
           type: input.type,
-          send: Option.getOrNull(Option.map(known, (s) => ({ id: s.id, campaignId: s.campaignId, subscriberId: s.subscriberId }))),
+          send: Option.getOrNull(Option.map(known, (s) => ({
+            id: s.id,
+            campaignId: s.campaignId,
+            subscriberId: s.subscriberId,
+            transactionalMailId: s.transactionalMailId
+          }))),
           at
         })))
     })

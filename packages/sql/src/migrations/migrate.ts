@@ -9,6 +9,7 @@ import imports from "./0006_imports.js"
 import deliveryLeases from "./0007_delivery_leases.js"
 import trackingSwitches from "./0008_tracking_switches.js"
 import transactional from "./0009_transactional.js"
+import events from "./0010_events.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -20,7 +21,8 @@ export const migrations = Migrator.fromRecord({
   "0006_imports": imports,
   "0007_delivery_leases": deliveryLeases,
   "0008_tracking_switches": trackingSwitches,
-  "0009_transactional": transactional
+  "0009_transactional": transactional,
+  "0010_events": events
 })
 
 /** Applies pending migrations; returns the ones it ran. */

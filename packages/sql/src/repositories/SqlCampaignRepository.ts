@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import {
+  campaignEvents,
   Campaign,
   type CampaignContent,
   CampaignRepository,
@@ -8,7 +9,8 @@ import {
   type CounterDelta,
   type ListedCampaign
 } from "@mailroom/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { insertEvents } from "../events/insertEvents.js"
 import { SqlBoolean } from "../columns.js"
 import { nameKey } from "../nameKey.js"
 import { containsPattern, orderClause } from "../selectPage.js"
@@ -127,7 +129,12 @@ export const SqlCampaignRepository = Layer.effect(
       transition: (id, from, to, changes = {}) =>
         Effect.gen(function*() {
           const set = { ...(yield* columns(changes as Partial<Campaign>)), status: to }
-          return yield* one(yield* sql`UPDATE campaigns SET ${sql.update(set)} WHERE id = ${id} AND status IN ${sql.in(from)} RETURNING *`)
+          const moved = yield* one(yield* sql`UPDATE campaigns SET ${sql.update(set)} WHERE id = ${id} AND status IN ${sql.in(from)} RETURNING *`)
+          if (Option.isSome(moved)) {
+            const at = changes.updatedAt ?? new Date(yield* Clock.currentTimeMillis)
+            yield* insertEvents(sql, campaignEvents(moved.value, from, to, at))
+          }
+          return moved
         }).pipe(Effect.orDie),
       withStatus: (wanted) => Effect.flatMap(sql`SELECT * FROM campaigns WHERE status IN ${sql.in(wanted)} ORDER BY id`, many).pipe(Effect.orDie),
       due: (now) =>

@@ -7,12 +7,17 @@ import {
   type ImportedFields,
   type ImportPlan,
   type ImportRow,
+  importSubscriberEvents,
+  importTagEvents,
   newUuid,
   planImportBatch,
+  subscriberStatus,
+  type TagLink,
   tagKey,
   TagRepository
 } from "@mailroom/core"
 import { Effect, Layer, Option } from "effect"
+import { insertEvents } from "../events/insertEvents.js"
 import { searchKey, statusCounter } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
 
@@ -149,9 +154,14 @@ export const SqlImportBatchRepository = Layer.effect(
           for (const tagId of tagIds) delta.set(Number(tagId), (delta.get(Number(tagId)) ?? 0) + by)
         }
         const column = (rows: ReadonlyArray<{ readonly tagId: number }>) => rows.map((row) => row.tagId)
+        const links = (rows: ReadonlyArray<TagLink>) => rows.map((row) => ({ subscriberId: Number(row.subscriberId), tagId: Number(row.tagId) }))
+        const removed: Array<TagLink> = []
+        const added: Array<TagLink> = []
         if (batch.rules.replaceTags) {
           for (const ids of chunks(updated.map((w) => w.id), 5_000)) {
-            count(column(yield* sql<{ readonly tagId: number }>`DELETE FROM subscriber_tags WHERE subscriber_id IN ${sql.in(ids)} RETURNING tag_id`), -1)
+            const gone = links(yield* sql<TagLink>`DELETE FROM subscriber_tags WHERE subscriber_id IN ${sql.in(ids)} RETURNING subscriber_id, tag_id`)
+            count(column(gone), -1)
+            removed.push(...gone)
           }
         }
         const names = tagNames(inserted, updated)
@@ -161,13 +171,29 @@ export const SqlImportBatchRepository = Layer.effect(
           const fresh = tagLinks(inserted, idOf)
           for (const part of chunks(fresh, 2_000)) yield* sql`INSERT INTO subscriber_tags ${sql.insert(part)}`
           count(fresh.map((link) => link.tagId), 1)
+          added.push(...fresh)
           for (const part of chunks(tagLinks(updated, idOf), 2_000)) {
-            count(column(yield* sql<{ readonly tagId: number }>`INSERT INTO subscriber_tags ${sql.insert(part)} ON CONFLICT DO NOTHING RETURNING tag_id`), 1)
+            const linked = links(yield* sql<TagLink>`INSERT INTO subscriber_tags ${sql.insert(part)} ON CONFLICT DO NOTHING RETURNING subscriber_id, tag_id`)
+            count(column(linked), 1)
+            added.push(...linked)
           }
         }
         for (const [tagId, by] of delta) {
           if (by !== 0) yield* sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`
         }
+        return { removed, added }
+      })
+
+    /** The names of tags by id (for tag events). */
+    const tagNamesOf = (links: ReadonlyArray<TagLink>) =>
+      Effect.gen(function*() {
+        const names = new Map<number, string>()
+        for (const ids of chunks([...new Set(links.map((link) => link.tagId))], 5_000)) {
+          for (const tag of yield* sql<{ readonly id: number; readonly name: string }>`SELECT id, name FROM tags WHERE id IN ${sql.in(ids)}`) {
+            names.set(Number(tag.id), tag.name)
+          }
+        }
+        return names
       })
 
     /**
@@ -183,7 +209,9 @@ export const SqlImportBatchRepository = Layer.effect(
         const guard = yield* sql`UPDATE subscriber_imports SET locked_until = ${batch.leaseUntil.toISOString()}
           WHERE id = ${batch.importId} AND status = 'importing' AND processed_rows = ${batch.processedBefore} RETURNING id`
         if (guard.length === 0) return Option.none()
-        const plan = planImportBatch(batch.rows, yield* existingOf(batch.emailListId, batch.rows), batch.rules, batch.at)
+        const existing = yield* existingOf(batch.emailListId, batch.rows)
+        const before = new Map([...existing.values()].map((found) => [found.id, subscriberStatus(found)]))
+        const plan = planImportBatch(batch.rows, existing, batch.rules, batch.at)
         for (const ids of chunks(plan.refusedIds, 5_000)) {
           yield* sql`UPDATE subscribers SET last_import_id = ${batch.importId} WHERE id IN ${sql.in(ids)}`
         }
@@ -198,7 +226,16 @@ export const SqlImportBatchRepository = Layer.effect(
           const ids = yield* sql<{ readonly id: number; readonly email: string }>`INSERT INTO subscribers ${sql.insert(part)} RETURNING id, email`
           matchInserted(inserted, plan.inserts.slice(at, at + INSERT_CHUNK), ids)
         }
-        yield* attachTags(batch, inserted, plan.updates)
+        const tagged = yield* attachTags(batch, inserted, plan.updates)
+        yield* insertEvents(sql, [
+          ...importSubscriberEvents(
+            batch.emailListId,
+            inserted.map(({ id }, i) => ({ id, status: plan.inserts[i]!.fields.status })),
+            plan.updates.map(({ fields, id }) => ({ id, from: before.get(id)!, to: fields.status })),
+            batch.at
+          ),
+          ...importTagEvents(batch.emailListId, tagged.removed, tagged.added, yield* tagNamesOf([...tagged.removed, ...tagged.added]), batch.at)
+        ])
         const counters = [...plan.statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
         if (counters.length > 0) yield* sql`UPDATE email_lists SET ${sql.literal(counters.join(", "))} WHERE id = ${batch.emailListId}`
         const errors = [...batch.rejected, ...plan.refused]
@@ -224,6 +261,8 @@ export const SqlImportBatchRepository = Layer.effect(
           const total = Number(counted?.total ?? 0)
           if (total === 0) return 0
           const stamp = at.toISOString()
+          yield* sql`INSERT INTO events (type, created_at, email_list_id, subscriber_id)
+            SELECT 'subscriber.unsubscribed', ${stamp}, email_list_id, id FROM subscribers WHERE ${others} ORDER BY id`
           yield* sql`UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = ${stamp}, updated_at = ${stamp} WHERE ${others}`
           yield* sql`UPDATE email_lists SET active_subscribers_count = active_subscribers_count - ${total},
             unsubscribed_count = unsubscribed_count + ${total} WHERE id = ${emailListId}`

@@ -9,6 +9,7 @@ import {
   SubscriberId
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { insertSendEvents } from "../events/insertEvents.js"
 import { SqlBoolean } from "../columns.js"
 import { leaseSends } from "../leaseSends.js"
 import { orderClause, selectRows } from "../selectPage.js"
@@ -149,6 +150,10 @@ export const SqlSendRepository = Layer.effect(
             yield* sql`UPDATE sends SET failed_at = ${stamp}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
                        attempts = attempts + ${tried}, ${done} WHERE id IN ${sql.in(group.map((r) => r.id))}`
           }
+          const sentIds = sent.map((r) => r.id)
+          yield* insertSendEvents(sql, "mail.sent", sentIds, at)
+          yield* insertSendEvents(sql, "transactional_mail.sent", sentIds, at, sql.literal("s.transactional_mail_id IS NOT NULL"))
+          yield* insertSendEvents(sql, "mail.failed", failed.map((r) => r.id), at)
           const retries = results.filter((r): r is Extract<DeliveryResult, { _tag: "Retry" }> => r._tag === "Retry")
           for (const group of groupBy(retries, (r) => `${r.retryAt.toISOString()} ${r.reason}`).values()) {
             yield* sql`UPDATE sends SET retry_at = ${group[0]!.retryAt.toISOString()}, failure_reason = ${group[0]!.reason.slice(0, 1000)},

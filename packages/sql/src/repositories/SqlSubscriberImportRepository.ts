@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { ImportRowError, SubscriberImport, SubscriberImportRepository } from "@mailroom/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { importStatusEvents, ImportRowError, SubscriberImport, SubscriberImportRepository } from "@mailroom/core"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { insertEvents } from "../events/insertEvents.js"
 import { SqlBoolean } from "../columns.js"
 import { selectPage } from "../selectPage.js"
 
@@ -118,7 +119,13 @@ export const SqlSubscriberImportRepository = Layer.effect(
             })
           } WHERE id = ${id} AND status IN ${sql.in(from)} RETURNING *`,
           one
-        ).pipe(Effect.orDie),
+        ).pipe(
+          Effect.tap((moved) =>
+            Option.isNone(moved) ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+              insertEvents(sql, importStatusEvents(moved.value, to, changes.updatedAt ?? new Date(ms))))
+          ),
+          Effect.orDie
+        ),
       claim: (now, leaseUntil) =>
         Effect.flatMap(
           sql`UPDATE subscriber_imports SET locked_until = ${leaseUntil.toISOString()} WHERE id IN (

@@ -1,6 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import {
+  createdEvent,
+  deletedEvent,
   ExtraAttributes,
+  statusEvents,
+  tagEvents,
   Subscriber,
   type SubscriberChanges,
   type SubscriberCriteria,
@@ -11,7 +15,8 @@ import {
   type SubscriberStatus,
   TagId
 } from "@mailroom/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { insertEvents } from "../events/insertEvents.js"
 import { orderClause } from "../selectPage.js"
 import { searchKey, statusCounter as counter } from "../subscriberColumns.js"
 import { subscriberConditions } from "../subscriberConditions.js"
@@ -82,6 +87,17 @@ export const SqlSubscriberRepository = Layer.effect(
           sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id IN ${sql.in(refs.map((r) => r.tagId))}`
       )
 
+    /** Records `tag.added` or `tag.removed` for the tags whose links a statement actually changed. */
+    const tagChanged = (type: "tag.added" | "tag.removed", subscriberId: number, changed: ReadonlyArray<unknown>) =>
+      Effect.gen(function*() {
+        const ids = (yield* Schema.decodeUnknown(Schema.Array(TagRef))(changed)).map((ref) => ref.tagId)
+        if (ids.length === 0) return
+        const found = yield* sql<{ readonly id: number; readonly name: string; readonly emailListId: number }>`
+          SELECT id, name, email_list_id FROM tags WHERE id IN ${sql.in(ids)} ORDER BY id`
+        const at = new Date(yield* Clock.currentTimeMillis)
+        yield* insertEvents(sql, tagEvents(type, { id: subscriberId, emailListId: Number(found[0]?.emailListId ?? 0) }, found.map((t) => ({ id: Number(t.id), name: t.name })), at))
+      })
+
     const columns = (changes: SubscriberChanges) =>
       Effect.map(encodeAttributes(changes.extraAttributes), (extraAttributes) => ({
         email: changes.email,
@@ -108,6 +124,7 @@ export const SqlSubscriberRepository = Layer.effect(
           if (inserted.length === 0) return Option.none()
           yield* shift(subscriber.emailListId, null, row.status)
           const [created] = yield* decodeRows(inserted)
+          yield* insertEvents(sql, [createdEvent(created!, row.status, subscriber.createdAt)])
           return Option.some(new Subscriber({ ...created!, tags: [] }, true))
         }).pipe(Effect.orDie),
       update: (previous, changes) =>
@@ -121,6 +138,7 @@ export const SqlSubscriberRepository = Layer.effect(
             ) RETURNING *`
           if (updated.length === 0) return Option.none()
           yield* shift(previous.emailListId, from, row.status)
+          yield* insertEvents(sql, statusEvents(previous, from, row.status, changes.updatedAt))
           return yield* one(updated)
         }).pipe(
           Effect.catchIf(
@@ -142,9 +160,17 @@ export const SqlSubscriberRepository = Layer.effect(
         ),
       delete: (id) =>
         Effect.gen(function*() {
-          const deleted = yield* sql<{ readonly emailListId: number; readonly status: SubscriberStatus }>`
-            DELETE FROM subscribers WHERE id = ${id} RETURNING email_list_id, status`
+          const deleted = yield* sql<{
+            readonly emailListId: number
+            readonly status: SubscriberStatus
+            readonly uuid: string
+            readonly email: string
+            readonly firstName: string | null
+            readonly lastName: string | null
+          }>`DELETE FROM subscribers WHERE id = ${id} RETURNING email_list_id, status, uuid, email, first_name, last_name`
           if (deleted.length === 0) return false
+          const at = new Date(yield* Clock.currentTimeMillis)
+          yield* insertEvents(sql, [deletedEvent({ ...deleted[0]!, id, emailListId: Number(deleted[0]!.emailListId) }, deleted[0]!.status, at)])
           yield* countTags(yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`, -1)
           yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
           // its mails go with it (a campaign's counters keep what they counted)
@@ -156,12 +182,12 @@ export const SqlSubscriberRepository = Layer.effect(
         tagIds.length === 0 ? Effect.void : Effect.flatMap(
           sql`INSERT INTO subscriber_tags ${sql.insert([...new Set(tagIds)].map((tagId) => ({ subscriberId: id, tagId })))}
               ON CONFLICT DO NOTHING RETURNING tag_id`,
-          (added) => countTags(added, 1)
+          (added) => Effect.zipRight(countTags(added, 1), tagChanged("tag.added", id, added))
         ).pipe(Effect.orDie),
       removeTags: (id, tagIds) =>
         tagIds.length === 0 ? Effect.void : Effect.flatMap(
           sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(tagIds)} RETURNING tag_id`,
-          (removed) => countTags(removed, -1)
+          (removed) => Effect.zipRight(countTags(removed, -1), tagChanged("tag.removed", id, removed))
         ).pipe(Effect.orDie),
       tagIds: (id) =>
         sql<{ readonly tagId: TagId }>`SELECT tag_id FROM subscriber_tags WHERE subscriber_id = ${id}`.pipe(

@@ -2,7 +2,10 @@ import { Effect, Option } from "effect"
 import { basisPoints, Campaign } from "../../domain/Campaign.js"
 import type { CampaignId } from "../../domain/Ids.js"
 import { CampaignRepository, type ListedCampaign } from "../../ports/CampaignRepository.js"
+import { campaignEvents } from "../../events/campaignEvents.js"
+import { now } from "../../usecases/now.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
+import { recordMemoryEvents } from "./memoryEvents.js"
 import type { MemoryState } from "./MemoryState.js"
 
 /** The `sent` sort key: unscheduled drafts after everything else, then schedule, send or update time. */
@@ -74,10 +77,13 @@ export const makeMemoryCampaignRepository = (state: MemoryState) => {
         }
       }),
     transition: (id, from, to, changes = {}) =>
-      Effect.sync(() => {
+      Effect.flatMap(now, (at) => Effect.sync(() => {
         const existing = rows().get(id)
-        return existing === undefined || !from.includes(existing.status) ? Option.none() : change(id, { ...changes, status: to })
-      }),
+        if (existing === undefined || !from.includes(existing.status)) return Option.none()
+        const moved = change(id, { ...changes, status: to })
+        recordMemoryEvents(state, campaignEvents(existing, from, to, changes.updatedAt ?? at))
+        return moved
+      })),
     withStatus: (statuses) => Effect.sync(() => [...rows().values()].filter((c) => statuses.includes(c.status))),
     due: (now) =>
       Effect.sync(() =>

@@ -5,7 +5,9 @@ import { matchesSegmentRule } from "../../domain/SegmentRule.js"
 import { type ClaimedSend, Send } from "../../domain/Send.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
 import { type ListedSend, SendRepository } from "../../ports/SendRepository.js"
+import { mailEvent, sentEvents } from "../../events/mailEvents.js"
 import { listPage } from "./listPage.js"
+import { recordMemoryEvents } from "./memoryEvents.js"
 import { pendingSend } from "./pendingSend.js"
 import type { MemoryState } from "./MemoryState.js"
 
@@ -23,6 +25,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
   })
   type Lease = { lockedUntil?: Date | null; leaseOwner?: string | null; retryAt?: Date | null; deferredSince?: Date | null }
   const free = { lockedUntil: null, leaseOwner: null }
+  const listOf = (send: Send) => (send.subscriberId === null ? null : state.tables.subscribers.get(send.subscriberId)?.emailListId ?? null)
   const update = (id: number, changes: Partial<Send>, lease: Lease = {}) => {
     const row = rows().get(id)
     if (row !== undefined) rows().set(id, { ...row, ...lease, send: new Send({ ...row.send, ...changes }) })
@@ -111,6 +114,8 @@ export const makeMemorySendRepository = (state: MemoryState) => {
               attempts,
               updatedAt: at
             }, { ...free, retryAt: null, deferredSince: null })
+            const send = rows().get(result.id)?.send
+            if (send !== undefined) recordMemoryEvents(state, sentEvents(send, listOf(send), at))
           } else if (result._tag === "Failed") {
             update(result.id, {
               failedAt: at,
@@ -118,6 +123,8 @@ export const makeMemorySendRepository = (state: MemoryState) => {
               attempts: result.attempted === true ? attempts : attempts - 1,
               updatedAt: at
             }, free)
+            const send = rows().get(result.id)?.send
+            if (send !== undefined) recordMemoryEvents(state, [mailEvent("mail.failed", send, listOf(send), at)])
           } else {
             const deferredSince = rows().get(result.id)?.deferredSince ?? at
             update(result.id, { failureReason: result.reason, attempts, updatedAt: at }, { ...free, retryAt: result.retryAt, deferredSince })

@@ -13,6 +13,8 @@ import type { SubscriberImport } from "../../domain/SubscriberImport.js"
 import type { Template } from "../../domain/Template.js"
 import type { TransactionalMail } from "../../transactional/TransactionalMail.js"
 import type { TransactionalTemplate } from "../../transactional/TransactionalTemplate.js"
+import type { EventPosition } from "../../events/EventPosition.js"
+import type { NewEvent } from "../../events/NewEvent.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
 export interface MemoryTables {
@@ -56,6 +58,9 @@ export interface MemoryTables {
   }>
   readonly transactionalTemplates: Map<number, TransactionalTemplate>
   readonly transactionalMails: Map<number, TransactionalMail>
+  /** The outbox: recorded domain events by id. */
+  readonly events: Map<number, NewEvent & { readonly id: number }>
+  readonly eventConsumers: Map<number, { readonly id: number; readonly name: string; readonly position: EventPosition }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -82,7 +87,9 @@ export class MemoryState {
     importMarks: new Map(),
     bounces: new Map(),
     transactionalTemplates: new Map(),
-    transactionalMails: new Map()
+    transactionalMails: new Map(),
+    events: new Map(),
+    eventConsumers: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

@@ -1,3 +1,6 @@
+import { importStatusEvents } from "../../events/importEvents.js"
+import { now } from "../../usecases/now.js"
+import { recordMemoryEvents } from "./memoryEvents.js"
 import { Effect, Option } from "effect"
 import type { SubscriberImportId } from "../../domain/Ids.js"
 import { ImportRowError, SubscriberImport } from "../../domain/SubscriberImport.js"
@@ -78,7 +81,12 @@ export const makeMemorySubscriberImportRepository = (state: MemoryState) => {
           }
         })
       ),
-    transition: (id, from, to, changes) => Effect.sync(() => change(id, (row) => from.includes(row.status), { ...changes, status: to })),
+    transition: (id, from, to, changes) =>
+      Effect.flatMap(now, (at) => Effect.sync(() => {
+        const moved = change(id, (row) => from.includes(row.status), { ...changes, status: to })
+        if (Option.isSome(moved)) recordMemoryEvents(state, importStatusEvents(moved.value, to, changes.updatedAt ?? at))
+        return moved
+      })),
     claim: (now, leaseUntil) =>
       Effect.sync(() => {
         const free = [...rows().values()]

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { now } from "../../usecases/now.js"
 import { EmailList } from "../../domain/EmailList.js"
 import type { SubscriberId, TagId } from "../../domain/Ids.js"
 import { matchesSegmentRule } from "../../domain/SegmentRule.js"
@@ -7,7 +8,9 @@ import type { SubscriberCriteria } from "../../domain/SubscriberCriteria.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
 import { compareTagNames } from "../../domain/Tag.js"
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
+import { createdEvent, deletedEvent, statusEvents, tagEvents } from "../../events/subscriberEvents.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
+import { recordMemoryEvents } from "./memoryEvents.js"
 import type { MemoryState } from "./MemoryState.js"
 
 type Row = MemoryState["tables"]["subscribers"] extends Map<number, infer R> ? R : never
@@ -54,6 +57,17 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
     return true
   }
   const setTags = (id: number, tags: ReadonlySet<number>) => state.tables.subscriberTags.set(id, tags)
+  /** Records `tag.added` or `tag.removed` for the tags whose links actually changed. */
+  const tagChanged = (type: "tag.added" | "tag.removed", id: number, tagIds: ReadonlyArray<number>, at: Date) => {
+    const subscriber = rows().get(id)
+    const changed = [...tagIds].sort((a, b) => a - b).flatMap((tagId) => {
+      const tag = state.tables.tags.get(tagId)
+      return tag === undefined ? [] : [{ id: tagId, name: tag.name }]
+    })
+    if (subscriber !== undefined && changed.length > 0) {
+      recordMemoryEvents(state, tagEvents(type, subscriber, changed, at))
+    }
+  }
 
   return SubscriberRepository.of({
     insert: (subscriber) =>
@@ -65,6 +79,7 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         const row = { ...subscriber, id: state.nextId("subscribers") }
         rows().set(row.id, row)
         adjustActive(row.emailListId, active(row))
+        recordMemoryEvents(state, [createdEvent(row, subscriberStatus(row), row.createdAt)])
         return Option.some(toSubscriber(row))
       }),
     update: (previous, changes) =>
@@ -78,6 +93,7 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         const row = { ...existing, ...changes }
         rows().set(row.id, row)
         adjustActive(row.emailListId, active(row) - active(existing))
+        recordMemoryEvents(state, statusEvents(row, subscriberStatus(existing), subscriberStatus(row), changes.updatedAt))
         return Option.some(toSubscriber(row))
       }),
     findAllByEmail: (email) =>
@@ -86,10 +102,11 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
     findByUuid: (uuid) => find((row) => row.uuid === uuid),
     findByEmail: (emailListId, email) => find((row) => row.emailListId === emailListId && row.email === email),
     delete: (id) =>
-      Effect.sync(() => {
+      Effect.flatMap(now, (at) => Effect.sync(() => {
         const existing = rows().get(id)
         if (existing === undefined) return false
         rows().delete(id)
+        recordMemoryEvents(state, [deletedEvent(existing, subscriberStatus(existing), at)])
         state.tables.subscriberTags.delete(id)
         adjustActive(existing.emailListId, -active(existing))
         // its mails go with it (a campaign's counters keep what they counted)
@@ -98,10 +115,19 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         for (const sendId of gone) sends.delete(sendId)
         for (const [key, click] of campaignClicks) if (gone.has(click.sendId)) campaignClicks.delete(key)
         return true
-      }),
-    addTags: (id, tagIds) => Effect.sync(() => setTags(id, new Set([...tagIdsOf(id), ...tagIds]))),
+      })),
+    addTags: (id, tagIds) =>
+      Effect.flatMap(now, (at) => Effect.sync(() => {
+        const before = tagIdsOf(id)
+        setTags(id, new Set([...before, ...tagIds]))
+        tagChanged("tag.added", id, [...new Set(tagIds)].filter((tag) => !before.has(tag)), at)
+      })),
     removeTags: (id, tagIds) =>
-      Effect.sync(() => setTags(id, new Set([...tagIdsOf(id)].filter((tag) => !tagIds.includes(tag as TagId))))),
+      Effect.flatMap(now, (at) => Effect.sync(() => {
+        const before = tagIdsOf(id)
+        setTags(id, new Set([...before].filter((tag) => !tagIds.includes(tag as TagId))))
+        tagChanged("tag.removed", id, [...before].filter((tag) => tagIds.includes(tag as TagId)), at)
+      })),
     tagIds: (id) => Effect.sync(() => [...tagIdsOf(id)] as Array<TagId>),
     page: (query) =>
       Effect.sync(() =>

@@ -1,0 +1,61 @@
+import { Duration, Effect, Option } from "effect"
+import { Transactor } from "../ports/Transactor.js"
+import { pollForever } from "../usecases/pollForever.js"
+import type { DomainEvent } from "./DomainEvent.js"
+import { EventOutbox } from "./EventOutbox.js"
+
+/** How a durable consumer reads the outbox. */
+export interface ConsumerOptions {
+  /** Events handed to the handler at once (default 500). */
+  readonly batchSize?: number
+  /** Where a consumer that never ran starts: every recorded event, or only those recorded from now on (default). */
+  readonly start?: "beginning" | "end"
+  /** How long an idle consumer waits before it looks again (default 200 ms). */
+  readonly idle?: Duration.DurationInput
+}
+
+/** Handles a batch of events; runs in the transaction that saves the consumer's position. */
+export type EventHandler<E, R> = (events: ReadonlyArray<DomainEvent>) => Effect.Effect<void, E, R>
+
+/**
+ * Durable event consumers. Each named consumer reads the outbox from its own saved position, in commit order, and its
+ * handler runs in the same transaction that moves the position: what the handler writes to the store happens exactly
+ * once; anything else it does happens at least once (again after a crash before the commit). Several processes on one
+ * Postgres share a consumer without handling an event twice: one holds it per batch, the others skip it.
+ */
+export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/EventConsumers", {
+  effect: Effect.gen(function*() {
+    const outbox = yield* EventOutbox
+    const { withTransaction } = yield* Transactor
+
+    /** Handles the next batch of the consumer's events; how many (0: none waiting, or another worker holds it). */
+    const step = Effect.fn("EventConsumers.step")(function*<E, R>(
+      consumer: string,
+      handler: EventHandler<E, R>,
+      options: ConsumerOptions = {}
+    ) {
+      return yield* withTransaction(Effect.gen(function*() {
+        const batch = yield* outbox.claim(consumer, { limit: options.batchSize ?? 500, start: options.start ?? "end" })
+        if (Option.isNone(batch) || batch.value.events.length === 0) return 0
+        yield* handler(batch.value.events)
+        yield* outbox.advance(consumer, batch.value.next)
+        return batch.value.events.length
+      }))
+    })
+
+    /** Runs the consumer until interrupted; a failing batch is retried (with a growing pause) until it succeeds. */
+    const run = <E, R>(consumer: string, handler: EventHandler<E, R>, options: ConsumerOptions = {}): Effect.Effect<never, never, R> =>
+      Effect.flatMap(Effect.context<R>(), (context) =>
+        pollForever(
+          `Event consumer ${consumer}`,
+          Effect.provide(step(consumer, handler, options), context),
+          options.idle ?? Duration.millis(200)
+        ))
+
+    /** Handles every event waiting for the consumer now (tests and tools). */
+    const drain = <E, R>(consumer: string, handler: EventHandler<E, R>, options: ConsumerOptions = {}) =>
+      Effect.iterate(1, { while: (handled) => handled > 0, body: () => step(consumer, handler, options) }).pipe(Effect.asVoid)
+
+    return { step, run, drain } as const
+  })
+}) {}

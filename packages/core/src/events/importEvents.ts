@@ -1,0 +1,61 @@
+import type { SubscriberStatus } from "../domain/SubscriberStatus.js"
+import { type NewEvent, newEvent } from "./NewEvent.js"
+import { createdEvent, statusEvents } from "./subscriberEvents.js"
+
+/** A link between a subscriber and a tag. */
+export interface TagLink {
+  readonly subscriberId: number
+  readonly tagId: number
+}
+
+/** The events of an import batch's subscribers: created ones, and status changes of updated ones. */
+export const importSubscriberEvents = (
+  emailListId: number,
+  inserted: ReadonlyArray<{ readonly id: number; readonly status: SubscriberStatus }>,
+  updated: ReadonlyArray<{ readonly id: number; readonly from: SubscriberStatus; readonly to: SubscriberStatus }>,
+  at: Date
+): Array<NewEvent> => {
+  const events: Array<NewEvent> = []
+  for (const { id, status } of inserted) events.push(createdEvent({ id, emailListId }, status, at))
+  for (const { from, id, to } of updated) events.push(...statusEvents({ id, emailListId }, from, to, at))
+  return events
+}
+
+/**
+ * The tag events of links a batch removed and added: only net changes (a tag replaced by itself records nothing),
+ * `tag.removed` before `tag.added`.
+ */
+export const importTagEvents = (
+  emailListId: number,
+  removed: ReadonlyArray<TagLink>,
+  added: ReadonlyArray<TagLink>,
+  names: ReadonlyMap<number, string>,
+  at: Date
+): Array<NewEvent> => {
+  const key = (link: TagLink) => `${link.subscriberId}:${link.tagId}`
+  const addedKeys = new Set(added.map(key))
+  const removedKeys = new Set(removed.map(key))
+  const event = (type: "tag.added" | "tag.removed") => (link: TagLink) =>
+    newEvent(type, at, {
+      emailListId,
+      subscriberId: link.subscriberId,
+      refId: link.tagId,
+      data: { tag: names.get(link.tagId) ?? null }
+    })
+  return [
+    ...removed.filter((link) => !addedKeys.has(key(link))).map(event("tag.removed")),
+    ...added.filter((link) => !removedKeys.has(key(link))).map(event("tag.added"))
+  ]
+}
+
+/** The event of subscribers unsubscribed in bulk (an import's `unsubscribe_others`). */
+export const unsubscribedEvents = (emailListId: number, subscriberIds: ReadonlyArray<number>, at: Date): Array<NewEvent> =>
+  subscriberIds.map((id) => newEvent("subscriber.unsubscribed", at, { emailListId, subscriberId: id }))
+
+/** The event an import's status change records: `import.completed` when it finishes. */
+export const importStatusEvents = (
+  subscriberImport: { readonly id: number; readonly emailListId: number },
+  to: string,
+  at: Date
+): Array<NewEvent> =>
+  to === "completed" ? [newEvent("import.completed", at, { emailListId: subscriberImport.emailListId, refId: subscriberImport.id })] : []

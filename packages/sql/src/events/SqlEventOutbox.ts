@@ -1,0 +1,113 @@
+import { SqlClient } from "@effect/sql"
+import { DomainEvent, type EventBatch, EventOutbox, type EventPosition, isEventType } from "@mailroom/core"
+import { Effect, Layer, Option } from "effect"
+import { insertEvents } from "./insertEvents.js"
+
+interface EventRow {
+  readonly id: number | string
+  readonly tx: number | string
+  readonly type: string
+  readonly createdAt: string
+  readonly emailListId: number | null
+  readonly subscriberId: number | null
+  readonly campaignId: number | null
+  readonly sendId: number | null
+  readonly refId: number | null
+  readonly data: string | null
+}
+
+const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value))
+
+/** The batch read after `after`: its events and the position of the last one (or `after` when there are none). */
+const toBatch = (rows: ReadonlyArray<EventRow>, after: EventPosition): EventBatch => {
+  const events = rows.filter((row) => isEventType(row.type)).map((row) =>
+    new DomainEvent({
+      id: Number(row.id),
+      type: row.type as DomainEvent["type"],
+      occurredAt: new Date(row.createdAt),
+      emailListId: nullableNumber(row.emailListId),
+      subscriberId: nullableNumber(row.subscriberId),
+      campaignId: nullableNumber(row.campaignId),
+      sendId: nullableNumber(row.sendId),
+      refId: nullableNumber(row.refId),
+      data: row.data === null ? null : JSON.parse(row.data) as Record<string, unknown>
+    }, true)
+  )
+  const last = rows.at(-1)
+  return { events, next: last === undefined ? after : { tx: Number(last.tx), id: Number(last.id) } }
+}
+
+/**
+ * EventOutbox over SqlClient. On Postgres an event is read only once every transaction older than it has ended
+ * (its `tx` below the snapshot's xmin), in (tx, id) order, and a consumer's position row is taken with
+ * `FOR UPDATE SKIP LOCKED`, so one worker at a time handles a consumer's batch. SQLite has one writer at a time:
+ * ids are in commit order.
+ */
+export const SqlEventOutbox = Layer.effect(
+  EventOutbox,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
+    const horizon = sql.literal("pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+
+    const read = (after: EventPosition, limit: number) =>
+      Effect.map(
+        pg
+          ? sql<EventRow>`SELECT * FROM events WHERE (tx > ${after.tx} OR (tx = ${after.tx} AND id > ${after.id})) AND tx < ${horizon}
+                          ORDER BY tx, id LIMIT ${limit}`
+          : sql<EventRow>`SELECT * FROM events WHERE id > ${after.id} ORDER BY id LIMIT ${limit}`,
+        (rows) => toBatch(rows, after)
+      )
+
+    /** Where a new consumer starting at the end stands: past every event no running transaction can precede. */
+    const end = pg
+      ? Effect.map(sql<{ readonly tx: string }>`SELECT (${horizon} - 1)::text AS tx`, (rows): EventPosition => ({
+        tx: Number(rows[0]!.tx),
+        id: Number.MAX_SAFE_INTEGER
+      }))
+      : Effect.map(sql<{ readonly id: number | null }>`SELECT max(id) AS id FROM events`, (rows): EventPosition => ({
+        tx: 0,
+        id: Number(rows[0]?.id ?? 0)
+      }))
+
+    const locked = (consumer: string) =>
+      Effect.map(
+        sql<{ readonly tx: number | string; readonly lastId: number | string }>`SELECT tx, last_id FROM event_consumers
+          WHERE name = ${consumer} ${sql.literal(pg ? "FOR UPDATE SKIP LOCKED" : "")}`,
+        (rows) => Option.map(Option.fromNullable(rows[0]), (row): EventPosition => ({ tx: Number(row.tx), id: Number(row.lastId) }))
+      )
+
+    return EventOutbox.of({
+      append: (events) => insertEvents(sql, events).pipe(Effect.orDie),
+      claim: (consumer, { limit, start }) =>
+        Effect.gen(function*() {
+          let position = yield* locked(consumer)
+          if (Option.isNone(position)) {
+            const from = start === "end" ? yield* end : { tx: 0, id: 0 }
+            yield* sql`INSERT INTO event_consumers ${
+              sql.insert({ name: consumer, tx: from.tx, lastId: from.id, updatedAt: new Date().toISOString() })
+            } ON CONFLICT DO NOTHING`
+            position = yield* locked(consumer)
+          }
+          if (Option.isNone(position)) return Option.none()
+          return Option.some(yield* read(position.value, limit))
+        }).pipe(Effect.orDie),
+      advance: (consumer, position) =>
+        sql`UPDATE event_consumers SET tx = ${position.tx}, last_id = ${position.id}, updated_at = ${new Date().toISOString()}
+            WHERE name = ${consumer}`.pipe(Effect.asVoid, Effect.orDie),
+      position: (consumer) =>
+        Effect.map(
+          sql<{ readonly tx: number | string; readonly lastId: number | string }>`SELECT tx, last_id FROM event_consumers WHERE name = ${consumer}`,
+          (rows) => Option.map(Option.fromNullable(rows[0]), (row): EventPosition => ({ tx: Number(row.tx), id: Number(row.lastId) }))
+        ).pipe(Effect.orDie),
+      read: (after, limit) => read(after, limit).pipe(Effect.orDie),
+      prune: (before) =>
+        Effect.map(
+          sql<{ readonly id: number }>`DELETE FROM events WHERE created_at < ${before.toISOString()} AND NOT EXISTS (
+            SELECT 1 FROM event_consumers c WHERE c.tx < events.tx OR (c.tx = events.tx AND c.last_id < events.id)
+          ) RETURNING id`,
+          (rows) => rows.length
+        ).pipe(Effect.orDie)
+    })
+  })
+)

@@ -1,0 +1,42 @@
+import type { SqlClient } from "@effect/sql"
+import type { NewEvent } from "@mailroom/core"
+import { Effect } from "effect"
+
+/** Events per multi-row INSERT (8 columns each). */
+const CHUNK = 1_000
+
+/** The columns of an event row (its `tx` is the database's default). */
+const row = (event: NewEvent) => ({
+  type: event.type,
+  createdAt: event.occurredAt.toISOString(),
+  emailListId: event.emailListId,
+  subscriberId: event.subscriberId,
+  campaignId: event.campaignId,
+  sendId: event.sendId,
+  refId: event.refId,
+  data: event.data === null ? null : JSON.stringify(event.data)
+})
+
+/** Records events in the current transaction, in multi-row inserts. */
+export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
+  Effect.gen(function*() {
+    for (let at = 0; at < events.length; at += CHUNK) {
+      yield* sql`INSERT INTO events ${sql.insert(events.slice(at, at + CHUNK).map(row))}`
+    }
+  })
+
+/**
+ * Records one event per send among `sendIds` (set-based: INSERT … SELECT), with the send's campaign, transactional
+ * mail (`ref_id`), subscriber and list; `where` narrows the sends (e.g. to transactional ones).
+ */
+export const insertSendEvents = (
+  sql: SqlClient.SqlClient,
+  type: NewEvent["type"],
+  sendIds: ReadonlyArray<number>,
+  at: Date,
+  where = sql.literal("1 = 1")
+) =>
+  sendIds.length === 0 ? Effect.void : sql`INSERT INTO events (type, created_at, email_list_id, subscriber_id, campaign_id, send_id, ref_id)
+    SELECT ${type}, ${at.toISOString()}, sub.email_list_id, s.subscriber_id, s.campaign_id, s.id, s.transactional_mail_id
+    FROM sends s LEFT JOIN subscribers sub ON sub.id = s.subscriber_id
+    WHERE s.id IN ${sql.in(sendIds)} AND ${where} ORDER BY s.id`.pipe(Effect.asVoid)

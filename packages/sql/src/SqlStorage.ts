@@ -21,6 +21,8 @@ import { SqlTemplateRepository } from "./repositories/SqlTemplateRepository.js"
 import { SqlTransactionalMailRepository } from "./repositories/transactional/SqlTransactionalMailRepository.js"
 import { SqlTransactionalTemplateRepository } from "./repositories/transactional/SqlTransactionalTemplateRepository.js"
 import { SqlEventOutbox } from "./events/SqlEventOutbox.js"
+import { SqlWebhookDeliveryRepository } from "./repositories/webhooks/SqlWebhookDeliveryRepository.js"
+import { SqlWebhookRepository } from "./repositories/webhooks/SqlWebhookRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
@@ -44,5 +46,7 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlTransactionalTemplateRepository,
   SqlTransactionalMailRepository,
   SqlEventOutbox,
+  SqlWebhookRepository,
+  SqlWebhookDeliveryRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

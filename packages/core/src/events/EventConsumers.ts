@@ -1,8 +1,9 @@
-import { Duration, Effect, Option } from "effect"
+import { Chunk, Duration, Effect, Option, Stream } from "effect"
 import { Transactor } from "../ports/Transactor.js"
 import { pollForever } from "../usecases/pollForever.js"
 import type { DomainEvent } from "./DomainEvent.js"
 import { EventOutbox } from "./EventOutbox.js"
+import { START } from "./EventPosition.js"
 
 /** How a durable consumer reads the outbox. */
 export interface ConsumerOptions {
@@ -56,6 +57,22 @@ export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/
     const drain = <E, R>(consumer: string, handler: EventHandler<E, R>, options: ConsumerOptions = {}) =>
       Effect.iterate(1, { while: (handled) => handled > 0, body: () => step(consumer, handler, options) }).pipe(Effect.asVoid)
 
-    return { step, run, drain } as const
+    /**
+     * A live stream of events from now on (or from the first one), read as they commit; not durable: a new stream
+     * starts again where it is told. For work that must survive restarts, use `run` with a consumer name.
+     */
+    const stream = (options: Omit<ConsumerOptions, "start"> & { readonly start?: "beginning" | "end" } = {}): Stream.Stream<DomainEvent> =>
+      Stream.unwrap(Effect.gen(function*() {
+        let position = options.start === "beginning" ? START : yield* outbox.end
+        const idle = options.idle ?? Duration.millis(200)
+        return Stream.repeatEffectChunk(Effect.gen(function*() {
+          const batch = yield* outbox.read(position, options.batchSize ?? 500)
+          position = batch.next
+          if (batch.events.length === 0) yield* Effect.sleep(idle)
+          return Chunk.fromIterable(batch.events)
+        }))
+      }))
+
+    return { step, run, drain, stream } as const
   })
 }) {}

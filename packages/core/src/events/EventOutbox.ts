@@ -31,6 +31,8 @@ export class EventOutbox extends Context.Tag("@mailroom/EventOutbox")<EventOutbo
   readonly position: (consumer: string) => Effect.Effect<Option.Option<EventPosition>>
   /** Events after `position` (final ones only, as `claim` reads them), without a consumer: for tests and live streams. */
   readonly read: (after: EventPosition, limit: number) => Effect.Effect<EventBatch>
+  /** The position after every event recorded so far that no running transaction can precede (a live reader's start). */
+  readonly end: Effect.Effect<EventPosition>
   /** Deletes events older than `before` that every consumer has read; how many. */
   readonly prune: (before: Date) => Effect.Effect<number>
 }>() {}

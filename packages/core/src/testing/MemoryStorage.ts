@@ -1,5 +1,9 @@
 import { EventOutbox } from "../events/EventOutbox.js"
 import { makeMemoryEventOutbox } from "./memory/MemoryEventOutbox.js"
+import { makeMemoryWebhookDeliveryRepository } from "./memory/MemoryWebhookDeliveryRepository.js"
+import { makeMemoryWebhookRepository } from "./memory/MemoryWebhookRepository.js"
+import { WebhookDeliveryRepository } from "../webhooks/WebhookDeliveryRepository.js"
+import { WebhookRepository } from "../webhooks/WebhookRepository.js"
 import { Context, Effect, Layer } from "effect"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
@@ -64,9 +68,12 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(RateBudget, makeMemoryRateBudget()),
       Context.add(SubscriberImportRepository, makeMemorySubscriberImportRepository(state)),
       Context.add(ImportBatchRepository, makeMemoryImportBatchRepository(state)),
-      Context.add(TransactionalTemplateRepository, makeMemoryTransactionalTemplateRepository(state)),
+      Context.add(TransactionalTemplateRepository, makeMemoryTransactionalTemplateRepository(state))
+    ).pipe(
       Context.add(TransactionalMailRepository, makeMemoryTransactionalMailRepository(state)),
-      Context.add(EventOutbox, makeMemoryEventOutbox(state))
+      Context.add(EventOutbox, makeMemoryEventOutbox(state)),
+      Context.add(WebhookRepository, makeMemoryWebhookRepository(state)),
+      Context.add(WebhookDeliveryRepository, makeMemoryWebhookDeliveryRepository(state))
     )
   })
 )

@@ -6,6 +6,7 @@ import { campaignQueryContract } from "./suite/campaignQueryContract.js"
 import { emailListContract } from "./suite/emailListContract.js"
 import type { MakeStorage } from "./suite/fixtures.js"
 import { eventsContract } from "./suite/eventsContract.js"
+import { webhookContract } from "./suite/webhookContract.js"
 import { importBatchContract } from "./suite/importBatchContract.js"
 import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
@@ -54,4 +55,5 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     importBatchContract(makeStorage)
     importBatchRulesContract(makeStorage)
     eventsContract(makeStorage)
+    webhookContract(makeStorage)
   })

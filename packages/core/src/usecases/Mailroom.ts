@@ -1,4 +1,6 @@
 import { EventOutbox } from "../events/EventOutbox.js"
+import { WebhookDeliveryRepository } from "../webhooks/WebhookDeliveryRepository.js"
+import { WebhookRepository } from "../webhooks/WebhookRepository.js"
 import { Layer } from "effect"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
@@ -73,6 +75,8 @@ export type Storage =
   | TransactionalTemplateRepository
   | TransactionalMailRepository
   | EventOutbox
+  | WebhookRepository
+  | WebhookDeliveryRepository
   | Transactor
 
 /** Every use case of Mailroom. */

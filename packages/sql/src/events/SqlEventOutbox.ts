@@ -39,9 +39,9 @@ const toBatch = (rows: ReadonlyArray<EventRow>, after: EventPosition): EventBatc
 
 /**
  * EventOutbox over SqlClient. On Postgres an event is read only once every transaction older than it has ended
- * (its `tx` below the snapshot's xmin), in (tx, id) order, and a consumer's position row is taken with
- * `FOR UPDATE SKIP LOCKED`, so one worker at a time handles a consumer's batch. SQLite has one writer at a time:
- * ids are in commit order.
+ * (its `tx` below the snapshot's xmin), in (tx, id) order, and a consumer is held for the claiming transaction with an
+ * advisory lock taken without waiting, so one worker at a time handles a consumer's batch and the others skip it.
+ * SQLite has one writer at a time: ids are in commit order.
  */
 export const SqlEventOutbox = Layer.effect(
   EventOutbox,
@@ -70,10 +70,18 @@ export const SqlEventOutbox = Layer.effect(
         id: Number(rows[0]?.id ?? 0)
       }))
 
-    const locked = (consumer: string) =>
+    /** Holds the consumer for this transaction on Postgres (an advisory lock: never waits); SQLite has one writer anyway. */
+    const hold = (consumer: string) =>
+      pg
+        ? Effect.map(
+          sql<{ readonly held: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext('mailroom.events'), hashtext(${consumer})) AS held`,
+          (rows) => rows[0]?.held === true
+        )
+        : Effect.succeed(true)
+
+    const saved = (consumer: string) =>
       Effect.map(
-        sql<{ readonly tx: number | string; readonly lastId: number | string }>`SELECT tx, last_id FROM event_consumers
-          WHERE name = ${consumer} ${sql.literal(pg ? "FOR UPDATE SKIP LOCKED" : "")}`,
+        sql<{ readonly tx: number | string; readonly lastId: number | string }>`SELECT tx, last_id FROM event_consumers WHERE name = ${consumer}`,
         (rows) => Option.map(Option.fromNullable(rows[0]), (row): EventPosition => ({ tx: Number(row.tx), id: Number(row.lastId) }))
       )
 
@@ -81,26 +89,21 @@ export const SqlEventOutbox = Layer.effect(
       append: (events) => insertEvents(sql, events).pipe(Effect.orDie),
       claim: (consumer, { limit, start }) =>
         Effect.gen(function*() {
-          let position = yield* locked(consumer)
-          if (Option.isNone(position)) {
-            const from = start === "end" ? yield* end : { tx: 0, id: 0 }
-            yield* sql`INSERT INTO event_consumers ${
-              sql.insert({ name: consumer, tx: from.tx, lastId: from.id, updatedAt: new Date().toISOString() })
-            } ON CONFLICT DO NOTHING`
-            position = yield* locked(consumer)
-          }
-          if (Option.isNone(position)) return Option.none()
-          return Option.some(yield* read(position.value, limit))
+          if (!(yield* hold(consumer))) return Option.none()
+          const known = yield* saved(consumer)
+          if (Option.isSome(known)) return Option.some(yield* read(known.value, limit))
+          const from = start === "end" ? yield* end : { tx: 0, id: 0 }
+          yield* sql`INSERT INTO event_consumers ${
+            sql.insert({ name: consumer, tx: from.tx, lastId: from.id, updatedAt: new Date().toISOString() })
+          } ON CONFLICT DO NOTHING`
+          return Option.some(yield* read(from, limit))
         }).pipe(Effect.orDie),
       advance: (consumer, position) =>
         sql`UPDATE event_consumers SET tx = ${position.tx}, last_id = ${position.id}, updated_at = ${new Date().toISOString()}
             WHERE name = ${consumer}`.pipe(Effect.asVoid, Effect.orDie),
-      position: (consumer) =>
-        Effect.map(
-          sql<{ readonly tx: number | string; readonly lastId: number | string }>`SELECT tx, last_id FROM event_consumers WHERE name = ${consumer}`,
-          (rows) => Option.map(Option.fromNullable(rows[0]), (row): EventPosition => ({ tx: Number(row.tx), id: Number(row.lastId) }))
-        ).pipe(Effect.orDie),
+      position: (consumer) => saved(consumer).pipe(Effect.orDie),
       read: (after, limit) => read(after, limit).pipe(Effect.orDie),
+      end: end.pipe(Effect.orDie),
       prune: (before) =>
         Effect.map(
           sql<{ readonly id: number }>`DELETE FROM events WHERE created_at < ${before.toISOString()} AND NOT EXISTS (

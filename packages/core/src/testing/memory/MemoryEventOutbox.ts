@@ -33,6 +33,7 @@ export const makeMemoryEventOutbox = (state: MemoryState) => {
     advance: (consumer, position) => Effect.sync(() => save(consumer, position)),
     position: (consumer) => Effect.sync(() => Option.map(Option.fromNullable(consumerRow(consumer)), (row) => row.position)),
     read: (after, limit) => Effect.sync(() => read(after, limit)),
+    end: Effect.sync(() => ({ tx: 0, id: lastId() })),
     prune: (before) =>
       Effect.sync(() => {
         const read = Math.min(...[...state.tables.eventConsumers.values()].map((row) => row.position.id))

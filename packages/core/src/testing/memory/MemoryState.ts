@@ -15,6 +15,8 @@ import type { TransactionalMail } from "../../transactional/TransactionalMail.js
 import type { TransactionalTemplate } from "../../transactional/TransactionalTemplate.js"
 import type { EventPosition } from "../../events/EventPosition.js"
 import type { NewEvent } from "../../events/NewEvent.js"
+import type { Webhook } from "../../webhooks/Webhook.js"
+import type { WebhookDelivery } from "../../webhooks/WebhookDelivery.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
 export interface MemoryTables {
@@ -61,6 +63,9 @@ export interface MemoryTables {
   /** The outbox: recorded domain events by id. */
   readonly events: Map<number, NewEvent & { readonly id: number }>
   readonly eventConsumers: Map<number, { readonly id: number; readonly name: string; readonly position: EventPosition }>
+  readonly webhooks: Map<number, Webhook>
+  /** Webhook deliveries with their lease. */
+  readonly webhookDeliveries: Map<number, { readonly delivery: WebhookDelivery; readonly lockedUntil: Date | null; readonly leaseOwner: string | null }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -89,7 +94,9 @@ export class MemoryState {
     transactionalTemplates: new Map(),
     transactionalMails: new Map(),
     events: new Map(),
-    eventConsumers: new Map()
+    eventConsumers: new Map(),
+    webhooks: new Map(),
+    webhookDeliveries: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

@@ -1,0 +1,69 @@
+import { Duration, Effect } from "effect"
+import { formatTimestamp } from "../domain/Timestamp.js"
+import { newUuid } from "../domain/Ids.js"
+import type { DomainEvent } from "../events/DomainEvent.js"
+import { EventConsumers } from "../events/EventConsumers.js"
+import { wantsEvent } from "./Webhook.js"
+import { WebhookDeliveryRepository, type NewWebhookDelivery } from "./WebhookDeliveryRepository.js"
+import type { WebhookDeliveryUuid } from "./WebhookIds.js"
+import { WebhookPayloads } from "./WebhookPayloads.js"
+import { WebhookRepository } from "./WebhookRepository.js"
+
+/** The consumer name of the dispatcher in the outbox. */
+export const WEBHOOK_CONSUMER = "webhooks"
+
+/** The body of an event's webhook request (Standard Webhooks: `type`, `timestamp`, `data`; with the event's id). */
+export const webhookBody = (event: DomainEvent, data: unknown): string =>
+  JSON.stringify({ id: event.publicId, type: event.type, created_at: formatTimestamp(event.occurredAt), data })
+
+/**
+ * Turns events into webhook deliveries: an outbox consumer that, for each event, creates one delivery per enabled
+ * webhook that wants it, with the body fixed at that moment, in the same transaction that moves its position (so
+ * each event becomes each webhook's delivery exactly once). Sending is the WebhookSender's work, so a slow endpoint
+ * never holds up the outbox or the mail.
+ */
+export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mailroom/WebhookDispatcher", {
+  effect: Effect.gen(function*() {
+    const consumers = yield* EventConsumers
+    const webhooks = yield* WebhookRepository
+    const deliveries = yield* WebhookDeliveryRepository
+    const payloads = yield* WebhookPayloads
+
+    const handle = (events: ReadonlyArray<DomainEvent>) =>
+      Effect.gen(function*() {
+        const enabled = yield* webhooks.enabled
+        if (enabled.length === 0) return
+        const wanted = events.flatMap((event) => {
+          const targets = enabled.filter((webhook) => wantsEvent(webhook, event))
+          return targets.length === 0 ? [] : [{ event, targets }]
+        })
+        if (wanted.length === 0) return
+        const data = yield* payloads.render(wanted.map((w) => w.event))
+        const rows: Array<NewWebhookDelivery> = []
+        for (const { event, targets } of wanted) {
+          const payload = webhookBody(event, data.get(event.id) ?? null)
+          for (const webhook of targets) {
+            rows.push({
+              uuid: newUuid() as WebhookDeliveryUuid,
+              webhookId: webhook.id,
+              eventId: event.id,
+              eventType: event.type,
+              payload,
+              at: event.occurredAt
+            })
+          }
+        }
+        yield* deliveries.insert(rows)
+      })
+
+    const options = { batchSize: 1_000, start: "end" as const, idle: Duration.millis(100) }
+
+    /** Dispatches until interrupted. */
+    const run = consumers.run(WEBHOOK_CONSUMER, handle, options)
+
+    /** Dispatches every event waiting now (tests and tools). */
+    const drain = consumers.drain(WEBHOOK_CONSUMER, handle, options)
+
+    return { run, drain } as const
+  })
+}) {}

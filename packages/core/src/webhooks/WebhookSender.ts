@@ -1,0 +1,131 @@
+import { Duration, Effect, Option } from "effect"
+import { newUuid } from "../domain/Ids.js"
+import { Transactor } from "../ports/Transactor.js"
+import { now } from "../usecases/now.js"
+import { makeOutage, untilItWorks } from "../usecases/Outage.js"
+import { pollForever } from "../usecases/pollForever.js"
+import type { ClaimedWebhookDelivery, WebhookAttempt } from "./WebhookDeliveryRepository.js"
+import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import type { WebhookId } from "./WebhookIds.js"
+import { WebhookRepository } from "./WebhookRepository.js"
+import { DISABLE_AFTER, nextAttemptAt } from "./webhookSchedule.js"
+import { type WebhookResponse, WebhookTransport } from "./WebhookTransport.js"
+
+/** Deliveries claimed at once by one sender loop. */
+const BATCH = 200
+/** Requests in flight per sender loop. */
+const CONCURRENCY = 64
+/** Independent sender loops per process (a slow endpoint holds one loop's batch, not the others). */
+const LOOPS = 4
+/** How long a claim stays reserved (well past the request timeout). */
+const LEASE = Duration.seconds(60)
+/** The most characters of a response body kept on the delivery. */
+const BODY_KEPT = 1_000
+
+/** How an answer counts: 2xx delivered; anything else (or none) is retried on the schedule. */
+const attemptOf = (delivery: ClaimedWebhookDelivery, response: WebhookResponse, at: Date): WebhookAttempt => {
+  const succeeded = response._tag === "Answered" && response.status >= 200 && response.status < 300
+  const error = response._tag === "NoAnswer" ? response.error : succeeded ? null : `The endpoint answered ${response.status}.`
+  return {
+    id: delivery.id,
+    succeeded,
+    responseStatus: response._tag === "Answered" ? response.status : null,
+    responseBody: response._tag === "Answered" ? response.body.slice(0, BODY_KEPT) : null,
+    error,
+    durationMs: Math.round(response.durationMs),
+    retryAt: succeeded ? null : nextAttemptAt(delivery.attempts + 1, at)
+  }
+}
+
+/**
+ * Sends webhook deliveries: loops that claim due deliveries under a lease, post them signed (timeout and response
+ * cap in the transport), and record each attempt; failures are retried on the Standard Webhooks schedule (about a
+ * day), and a webhook whose deliveries have failed for 3 days without a success is disabled with the reason. A crash
+ * between a request and its record sends it again once the lease ends (at least once; the `webhook-id` stays the same
+ * so receivers can drop the repeat).
+ */
+export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/WebhookSender", {
+  effect: Effect.gen(function*() {
+    const deliveries = yield* WebhookDeliveryRepository
+    const webhooks = yield* WebhookRepository
+    const transport = yield* WebhookTransport
+    const { withTransaction } = yield* Transactor
+    const outage = makeOutage("Recording webhook deliveries")
+
+    /** Notes each webhook's health: a success clears its failing state; failing for 3 days disables it. */
+    const noteHealth = (attempts: ReadonlyArray<{ readonly webhookId: WebhookId; readonly attempt: WebhookAttempt }>, at: Date) =>
+      Effect.gen(function*() {
+        const byWebhook = new Map<WebhookId, Array<WebhookAttempt>>()
+        for (const { attempt, webhookId } of attempts) byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), attempt])
+        for (const [webhookId, results] of byWebhook) {
+          const found = yield* webhooks.findById(webhookId)
+          if (Option.isNone(found)) continue
+          const webhook = found.value
+          if (results.some((r) => r.succeeded)) {
+            if (webhook.failingSince !== null) yield* webhooks.update(webhookId, { failingSince: null })
+            continue
+          }
+          const since = webhook.failingSince ?? at
+          const last = results.at(-1)!
+          if (at.getTime() - since.getTime() >= Duration.toMillis(DISABLE_AFTER)) {
+            yield* webhooks.update(webhookId, {
+              failingSince: since,
+              enabled: false,
+              disabledReason: `Disabled at ${at.toISOString()}: every delivery failed since ${since.toISOString()} (last: ${last.error ?? "no answer"}).`,
+              updatedAt: at
+            })
+          } else if (webhook.failingSince === null) {
+            yield* webhooks.update(webhookId, { failingSince: since })
+          }
+        }
+      })
+
+    /** Claims, sends and records one batch; how many deliveries it attempted. */
+    const step = Effect.fn("WebhookSender.step")(function*(owner: string) {
+      const at = yield* now
+      const claimed = yield* withTransaction(deliveries.claim({
+        now: at,
+        leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
+        limit: BATCH,
+        owner
+      }))
+      if (claimed.length === 0) return 0
+      const answered = yield* Effect.forEach(claimed, (delivery) =>
+        Effect.map(
+          transport.post({
+            url: delivery.url,
+            messageId: `evt_${delivery.eventId}`,
+            timestamp: new Date(),
+            body: delivery.payload,
+            secret: delivery.secret
+          }),
+          (response) => ({ delivery, response })
+        ), { concurrency: CONCURRENCY })
+      const done = yield* now
+      const attempts = answered.map(({ delivery, response }) => ({
+        webhookId: delivery.webhookId,
+        attempt: attemptOf(delivery, response, done)
+      }))
+      yield* untilItWorks(
+        withTransaction(Effect.zipRight(deliveries.record(attempts.map((a) => a.attempt), done), noteHealth(attempts, done))),
+        outage
+      )
+      return claimed.length
+    })
+
+    /** Sends until interrupted: several loops, each polling when there is nothing due. */
+    const run = Effect.forEach(
+      Array.from({ length: LOOPS }, () => `webhooks-${newUuid()}`),
+      (owner) => pollForever("Webhook sender", step(owner), Duration.millis(100)),
+      { concurrency: "unbounded", discard: true }
+    )
+
+    /** Sends every delivery due now (tests and tools). */
+    const drain = Effect.gen(function*() {
+      const owner = `webhooks-${newUuid()}`
+      while ((yield* step(owner)) > 0) { /* until nothing is due */ }
+    })
+
+    return { step, run, drain } as const
+  })
+}) {}

@@ -14,6 +14,7 @@ import { TagsGroup } from "./groups/TagsGroup.js"
 import { TrackingGroup } from "./groups/TrackingGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
 import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
+import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
 export class Api extends HttpApi.make("mailroom")
@@ -29,6 +30,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SubscriberImportsGroup)
   .add(StatisticsGroup)
   .add(TransactionalGroup)
+  .add(WebhooksGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)
   .addError(ValidationFailedError)

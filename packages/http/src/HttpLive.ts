@@ -30,6 +30,7 @@ import { TagsLive } from "./handlers/TagsLive.js"
 import { TrackingLive } from "./handlers/TrackingLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
 import { TransactionalLive } from "./transactional/TransactionalLive.js"
+import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -47,6 +48,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriberImportsLive,
     StatisticsLive,
     TransactionalLive,
+    WebhooksLive,
     TrackingLive
   ]),
   Layer.provide(AuthorizationLive)

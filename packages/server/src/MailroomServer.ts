@@ -9,11 +9,15 @@ import {
   ImportWorker,
   JobWorker,
   MailIdentity,
+  EventRetention,
   Mailroom,
-  TransactionalDelivery
+  MailroomWebhooks,
+  TransactionalDelivery,
+  WebhookDispatcher,
+  WebhookSender
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
-import { HttpLive } from "@mailroom/http"
+import { HttpLive, WebhookPayloadsLive } from "@mailroom/http"
 import { Duration, Effect, Layer } from "effect"
 import { mailerFromConfig } from "./mailerFromConfig.js"
 import { MarkedRenderer } from "./markdown.js"
@@ -21,20 +25,25 @@ import { NodeHmac } from "./nodeHmac.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { SeedToken } from "./SeedToken.js"
 import { storageFromUrl } from "./storageFromUrl.js"
+import { FetchWebhookTransport } from "./webhooks/fetchWebhookTransport.js"
 
 /** What the background loops need. */
-type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker
+type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker | WebhookDispatcher | WebhookSender | EventRetention
 
 /**
  * The background loops: durable jobs (confirmation and test mails), campaign delivery, transactional delivery (its
- * own loop, so a transactional mail never waits for a campaign slice) and subscriber imports.
+ * own loop, so a transactional mail never waits for a campaign slice), subscriber imports, outgoing webhooks (the
+ * dispatcher reading the outbox and the senders) and the outbox's retention.
  */
 export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const jobs = yield* JobWorker
   const delivery = yield* CampaignDelivery
   const transactional = yield* TransactionalDelivery
   const imports = yield* ImportWorker
-  return yield* Effect.raceAll([jobs.run, delivery.run, transactional.run, imports.run])
+  const dispatcher = yield* WebhookDispatcher
+  const webhooks = yield* WebhookSender
+  const retention = yield* EventRetention
+  return yield* Effect.raceAll([jobs.run, delivery.run, transactional.run, imports.run, dispatcher.run, webhooks.run, retention.run])
 })
 
 /** Runs the background workers for as long as the layer lives. */
@@ -44,7 +53,9 @@ export const WorkerLive: Layer.Layer<never, never, Workers> = Layer.scopedDiscar
 
 /** Use cases over the configured store and mailer, with links on APP_URL. */
 export const MailroomFromConfig = (config: ServerConfig) =>
-  Mailroom.pipe(
+  Layer.merge(Mailroom, MailroomWebhooks).pipe(
+    Layer.provide(WebhookPayloadsLive),
+    Layer.provide(FetchWebhookTransport()),
     Layer.provide(mailerFromConfig(config)),
     Layer.provide(CsvParseReader),
     Layer.provide(NodeHmac),

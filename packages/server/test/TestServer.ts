@@ -11,19 +11,23 @@ import {
   MailIdentity,
   type MailMessage,
   Mailroom,
+  MailroomWebhooks,
   type Storage,
   Tokens,
-  TransactionalDelivery
+  TransactionalDelivery,
+  WebhookDispatcher,
+  WebhookSender
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
-import { type ClientLimits, HttpLive } from "@mailroom/http"
+import { type ClientLimits, HttpLive, WebhookPayloadsLive } from "@mailroom/http"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
 import { SqliteStorage } from "@mailroom/sqlite"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { WorkerLive } from "../src/MailroomServer.js"
 import { MarkedRenderer } from "../src/markdown.js"
 import { SeedToken } from "../src/SeedToken.js"
+import { FetchWebhookTransport, type WebhookTransportOptions } from "../src/webhooks/fetchWebhookTransport.js"
 
 /** The stores every black-box test runs against. */
 export const stores = ["sqlite", "postgres"] as const
@@ -62,6 +66,8 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly deliver: Effect.Effect<number>
   /** Delivers every due transactional mail now; the number of outcomes recorded. */
   readonly deliverTransactional: Effect.Effect<number>
+  /** Turns recorded events into webhook deliveries and sends every delivery due now. */
+  readonly dispatchWebhooks: Effect.Effect<void>
   /** Runs started subscriber imports to their end; the number run. */
   readonly runImports: Effect.Effect<number>
   /** Mails accepted by the in-memory mailer (empty when the server uses another mailer). */
@@ -81,6 +87,8 @@ export interface TestServerOptions {
   readonly identity?: { readonly bounceAddress: string | null; readonly feedbackId: string | null }
   /** RATE_LIMIT_PER_MINUTE and CLIENT_CONCURRENCY (default: no rate limit, 8 at a time). */
   readonly clientLimits?: ClientLimits
+  /** Timeout and response cap of webhook requests (default as `npm start`). */
+  readonly webhooks?: WebhookTransportOptions
 }
 
 const storage = (store: Store): Layer.Layer<Storage> =>
@@ -101,6 +109,8 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const delivery = yield* CampaignDelivery
       const imports = yield* ImportWorker
       const transactional = yield* TransactionalDelivery
+      const dispatcher = yield* WebhookDispatcher
+      const webhookSender = yield* WebhookSender
       const mailbox = yield* Effect.serviceOption(MemoryMailbox)
       const address = server.address
       const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://localhost"
@@ -134,6 +144,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
         runJobs: Effect.orDie(worker.drain()),
         deliver: Effect.orDie(delivery.drain()),
         deliverTransactional: Effect.orDie(transactional.drain()),
+        dispatchWebhooks: Effect.zipRight(dispatcher.drain, webhookSender.drain),
         runImports: Effect.orDie(imports.drain()),
         mails
       })
@@ -141,7 +152,10 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
   ).pipe(
     Layer.provide(Layer.merge(app, node)),
     Layer.provide(options.worker === true ? WorkerLive : Layer.empty),
-    Layer.provideMerge(Mailroom),
+    Layer.provideMerge(Layer.merge(Mailroom, MailroomWebhooks).pipe(
+      Layer.provide(WebhookPayloadsLive),
+      Layer.provide(FetchWebhookTransport(options.webhooks))
+    )),
     Layer.provideMerge(options.mailer ?? MemoryMailer),
     Layer.provide(CsvParseReader),
     Layer.provide(storage(store)),

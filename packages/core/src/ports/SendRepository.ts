@@ -69,6 +69,8 @@ export class SendRepository extends Context.Tag("@mailroom/SendRepository")<Send
   /** Sends of the campaign that were mailed. */
   readonly sentCount: (campaignId: CampaignId) => Effect.Effect<number>
   readonly findByUuid: (uuid: SendUuid) => Effect.Effect<Option.Option<ListedSend>>
+  /** The sends with these ids that exist, in id order. */
+  readonly findByIds: (ids: ReadonlyArray<SendId>) => Effect.Effect<ReadonlyArray<ListedSend>>
   /** The most recent mailed send to this (normalized) address, to attribute feedback that names no send. */
   readonly latestSentTo: (email: string) => Effect.Effect<Option.Option<Send>>
   readonly list: (query: SendQuery) => Effect.Effect<Page<ListedSend>>

@@ -1,4 +1,11 @@
+import { EventConsumers } from "../events/EventConsumers.js"
 import { EventOutbox } from "../events/EventOutbox.js"
+import { EventRetention } from "../events/EventRetention.js"
+import { Webhooks } from "../webhooks/Webhooks.js"
+import { WebhookDispatcher } from "../webhooks/WebhookDispatcher.js"
+import { WebhookPayloads } from "../webhooks/WebhookPayloads.js"
+import { WebhookSender } from "../webhooks/WebhookSender.js"
+import { WebhookTransport } from "../webhooks/WebhookTransport.js"
 import { WebhookDeliveryRepository } from "../webhooks/WebhookDeliveryRepository.js"
 import { WebhookRepository } from "../webhooks/WebhookRepository.js"
 import { Layer } from "effect"
@@ -104,6 +111,9 @@ export type Mailroom =
   | TransactionalTemplates
   | TransactionalMails
   | TransactionalDelivery
+  | EventConsumers
+  | EventRetention
+  | Webhooks
 
 const support = Layer.mergeAll(
   BouncePolicy.Default,
@@ -135,9 +145,16 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   TransactionalTemplates.Default,
   TransactionalMails.Default,
   TransactionalDelivery.Default,
+  EventConsumers.Default,
+  EventRetention.Default,
+  Webhooks.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
 ).pipe(
   Layer.provide(support),
   Layer.provide(TransactionalWakeup.Default),
   Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default))
 )
+
+/** Outgoing webhook delivery (the dispatcher and the senders), given a store and the HTTP adapter's payloads and transport. */
+export const MailroomWebhooks: Layer.Layer<WebhookDispatcher | WebhookSender, never, Storage | WebhookPayloads | WebhookTransport> =
+  Layer.mergeAll(WebhookDispatcher.Default, WebhookSender.Default).pipe(Layer.provide(EventConsumers.Default))

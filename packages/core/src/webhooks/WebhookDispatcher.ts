@@ -56,7 +56,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
         yield* deliveries.insert(rows)
       })
 
-    const options = { batchSize: 1_000, start: "end" as const, idle: Duration.millis(100) }
+    const options = { batchSize: 1_000, start: "beginning" as const, idle: Duration.millis(100) }
 
     /** Dispatches until interrupted. */
     const run = consumers.run(WEBHOOK_CONSUMER, handle, options)

@@ -114,16 +114,14 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     })
 
     /** Sends until interrupted: several loops, each polling when there is nothing due. */
-    const run = Effect.forEach(
-      Array.from({ length: LOOPS }, () => `webhooks-${newUuid()}`),
-      (owner) => pollForever("Webhook sender", step(owner), Duration.millis(100)),
-      { concurrency: "unbounded", discard: true }
+    const run: Effect.Effect<never> = Effect.raceAll(
+      Array.from({ length: LOOPS }, () => pollForever("Webhook sender", step(`webhooks-${newUuid()}`), Duration.millis(100)))
     )
 
     /** Sends every delivery due now (tests and tools). */
-    const drain = Effect.gen(function*() {
+    const drain = Effect.suspend(() => {
       const owner = `webhooks-${newUuid()}`
-      while ((yield* step(owner)) > 0) { /* until nothing is due */ }
+      return Effect.iterate(1, { while: (sent) => sent > 0, body: () => step(owner) }).pipe(Effect.asVoid)
     })
 
     return { step, run, drain } as const

@@ -178,6 +178,11 @@ export const SqlSendRepository = Layer.effect(
           Effect.map((found) => Option.fromNullable(found[0])),
           Effect.orDie
         ),
+      findByIds: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : Effect.flatMap(
+          sql`SELECT * FROM ${listedSource} WHERE id IN ${sql.in([...new Set(ids)])} ORDER BY id`,
+          toListed
+        ).pipe(Effect.orDie),
       latestSentTo: (email) =>
         Effect.flatMap(
           sql`SELECT * FROM ${listedSource} WHERE email = ${email} AND sent_at IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1`,

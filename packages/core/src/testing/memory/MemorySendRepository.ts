@@ -137,6 +137,11 @@ export const makeMemorySendRepository = (state: MemoryState) => {
       Effect.sync(() => [...rows().values()].filter((r) => r.send.campaignId === campaignId && r.send.sentAt !== null).length),
     findByUuid: (uuid) =>
       Effect.sync(() => Option.map(Option.fromNullable([...rows().values()].find((r) => r.send.uuid === uuid)), (r) => listed(r.send))),
+    findByIds: (ids) =>
+      Effect.sync(() => [...new Set(ids)].sort((a, b) => a - b).flatMap((id) => {
+        const row = rows().get(id)
+        return row === undefined ? [] : [listed(row.send)]
+      })),
     latestSentTo: (email) =>
       Effect.sync(() =>
         Option.fromNullable(

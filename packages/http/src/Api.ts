@@ -13,6 +13,7 @@ import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
 import { TagsGroup } from "./groups/TagsGroup.js"
 import { TrackingGroup } from "./groups/TrackingGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
+import { FeedbackGroup } from "./feedback/FeedbackGroup.js"
 import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(TransactionalGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)
+  .add(FeedbackGroup)
   .addError(ValidationFailedError)
   .annotate(OpenApi.Title, "Mailroom API")
   .annotate(OpenApi.Version, "1.0.0")

@@ -29,6 +29,7 @@ import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
 import { TagsLive } from "./handlers/TagsLive.js"
 import { TrackingLive } from "./handlers/TrackingLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
+import { FeedbackLive } from "./feedback/FeedbackLive.js"
 import { TransactionalLive } from "./transactional/TransactionalLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
@@ -47,7 +48,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriberImportsLive,
     StatisticsLive,
     TransactionalLive,
-    TrackingLive
+    TrackingLive,
+    FeedbackLive
   ]),
   Layer.provide(AuthorizationLive)
 )

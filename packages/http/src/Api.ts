@@ -38,10 +38,12 @@ export class Api extends HttpApi.make("mailroom")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.Description, "Email campaigns, lists and subscribers. Every /api route needs `Authorization: Bearer <token>`.")
   .annotate(OpenApi.Transform, (spec) => {
-    for (const path of Object.values(spec.paths as Record<string, Record<string, unknown>>)) {
+    for (const [route, path] of Object.entries(spec.paths as Record<string, Record<string, unknown>>)) {
       for (const operation of Object.values(path)) {
         const responses = (operation as { responses?: Record<string, unknown> }).responses
-        if (responses !== undefined && "422" in responses) delete responses["400"]
+        // a provider's webhook decodes nothing itself: 400 is its malformed payload, and it never answers 422
+        if (responses !== undefined && route.startsWith("/feedback/")) delete responses["422"]
+        else if (responses !== undefined && "422" in responses) delete responses["400"]
         else if (responses !== undefined && typeof responses["400"] === "object") {
           const body = responses["400"] as { description?: string }
           body.description = "Unknown sort, filter or include"

@@ -5,6 +5,8 @@ import {
   type Ability,
   AppUrl,
   CampaignDelivery,
+  type FeedbackChecks,
+  FeedbackGate,
   ImportWorker,
   JobWorker,
   type Mailer,
@@ -81,6 +83,8 @@ export interface TestServerOptions {
   readonly identity?: { readonly bounceAddress: string | null; readonly feedbackId: string | null }
   /** RATE_LIMIT_PER_MINUTE and CLIENT_CONCURRENCY (default: no rate limit, 8 at a time). */
   readonly clientLimits?: ClientLimits
+  /** How providers' feedback webhooks are authenticated (default: no provider configured, their endpoints answer 404). */
+  readonly feedback?: FeedbackChecks
 }
 
 const storage = (store: Store): Layer.Layer<Storage> =>
@@ -148,6 +152,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
     Layer.provide(Layer.succeed(AppUrl, APP_URL)),
     Layer.provide(MarkedRenderer),
     Layer.provide(options.identity === undefined ? Layer.empty : Layer.succeed(MailIdentity, options.identity)),
+    Layer.provide(options.feedback === undefined ? Layer.empty : Layer.succeed(FeedbackGate, options.feedback)),
     Layer.orDie
   )
 }

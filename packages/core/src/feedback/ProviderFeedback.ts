@@ -1,4 +1,5 @@
 import { Effect, Either } from "effect"
+import { isEmail } from "../domain/Email.js"
 import { NotFound } from "../errors/NotFound.js"
 import { Unauthenticated } from "../errors/Unauthenticated.js"
 import { FeedbackGate, type FeedbackRequest } from "./FeedbackGate.js"
@@ -37,12 +38,15 @@ export class ProviderFeedback extends Effect.Service<ProviderFeedback>()("@mailr
     const gate = yield* FeedbackGate
     const intake = yield* FeedbackIntake
 
-    const apply = (parsed: ParsedFeedback) =>
-      Effect.as(Effect.forEach(parsed.reports, intake.record, { discard: true }), {
-        recorded: parsed.reports.length,
-        ignored: parsed.ignored,
+    /** Applies the reports whose address is valid; the others count as ignored. */
+    const apply = (parsed: ParsedFeedback) => {
+      const valid = parsed.reports.filter((report) => isEmail(report.email.trim()))
+      return Effect.as(Effect.forEach(valid, intake.record, { discard: true }), {
+        recorded: valid.length,
+        ignored: parsed.ignored + parsed.reports.length - valid.length,
         confirmed: false
       })
+    }
 
     /** An SNS delivery: verified, then a subscription confirmed or an SES notification applied. */
     const ses = (request: FeedbackRequest) =>

@@ -5,7 +5,6 @@ import { Unauthenticated } from "../errors/Unauthenticated.js"
 import { FeedbackGate, type FeedbackRequest } from "./FeedbackGate.js"
 import { FeedbackIntake } from "./FeedbackIntake.js"
 import { mailgunReports, mailgunSignature } from "./mailgunReports.js"
-import type { MalformedFeedback } from "./MalformedFeedback.js"
 import { parseJson } from "./payloadFields.js"
 import { postmarkReports } from "./postmarkReports.js"
 import type { FeedbackProvider, ParsedFeedback } from "./ProviderReport.js"
@@ -19,9 +18,6 @@ export interface FeedbackReceipt {
   readonly ignored: number
   readonly confirmed: boolean
 }
-
-/** Why a provider's webhook was refused: not configured (404), not authentic (401) or not the provider's format (400). */
-export type FeedbackRefusal = NotFound | Unauthenticated | MalformedFeedback
 
 const notConfigured = (provider: FeedbackProvider) =>
   new NotFound({ message: `Feedback from ${provider} is not configured on this server.` })

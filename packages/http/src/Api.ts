@@ -13,6 +13,7 @@ import { SuppressionsGroup } from "./groups/SuppressionsGroup.js"
 import { TagsGroup } from "./groups/TagsGroup.js"
 import { TrackingGroup } from "./groups/TrackingGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
+import { FeedbackGroup } from "./feedback/FeedbackGroup.js"
 import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 
@@ -33,15 +34,18 @@ export class Api extends HttpApi.make("mailroom")
   .add(WebhooksGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)
+  .add(FeedbackGroup)
   .addError(ValidationFailedError)
   .annotate(OpenApi.Title, "Mailroom API")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.Description, "Email campaigns, lists and subscribers. Every /api route needs `Authorization: Bearer <token>`.")
   .annotate(OpenApi.Transform, (spec) => {
-    for (const path of Object.values(spec.paths as Record<string, Record<string, unknown>>)) {
+    for (const [route, path] of Object.entries(spec.paths as Record<string, Record<string, unknown>>)) {
       for (const operation of Object.values(path)) {
         const responses = (operation as { responses?: Record<string, unknown> }).responses
-        if (responses !== undefined && "422" in responses) delete responses["400"]
+        // a provider's webhook decodes nothing itself: 400 is its malformed payload, and it never answers 422
+        if (responses !== undefined && route.startsWith("/feedback/")) delete responses["422"]
+        else if (responses !== undefined && "422" in responses) delete responses["400"]
         else if (responses !== undefined && typeof responses["400"] === "object") {
           const body = responses["400"] as { description?: string }
           body.description = "Unknown sort, filter or include"

@@ -7,6 +7,7 @@ import {
   InvalidQuery,
   InvalidState,
   MailSuppressed,
+  MalformedFeedback,
   NotFound,
   Unauthenticated,
   ValidationError
@@ -69,3 +70,6 @@ export const MailSuppressedError = Schema.transform(
     encode: (error) => ({ message: error.message, suppressed: error.suppressed })
   }
 ).annotations({ ...HttpApiSchema.annotations({ status: 406 }), identifier: "MailSuppressedError" })
+
+/** 400 `{message}` for a provider's webhook body that is not in the provider's format. */
+export const MalformedFeedbackError = messageError("MalformedFeedbackError", MalformedFeedback, 400)

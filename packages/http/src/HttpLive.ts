@@ -29,6 +29,7 @@ import { SuppressionsLive } from "./handlers/SuppressionsLive.js"
 import { TagsLive } from "./handlers/TagsLive.js"
 import { TrackingLive } from "./handlers/TrackingLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
+import { FeedbackLive } from "./feedback/FeedbackLive.js"
 import { TransactionalLive } from "./transactional/TransactionalLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 
@@ -49,7 +50,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     StatisticsLive,
     TransactionalLive,
     WebhooksLive,
-    TrackingLive
+    TrackingLive,
+    FeedbackLive
   ]),
   Layer.provide(AuthorizationLive)
 )

@@ -4,16 +4,19 @@ import { Effect } from "effect"
 /** Public link paths whose last segment is a signature (the secret that makes the link work). */
 const SIGNED = /^\/(t\/o|t\/c|u|webview|confirm)\/[^/?#]+(?:\/[^/?#]+)*\/[^/?#]+$/
 const ADDRESS = /@|%40/i
+/** A provider webhook authenticated by a secret last path segment. */
+const SECRET_PATH = /^\/feedback\/postmark\/[^/?#]+$/
 
 /**
- * A request URL as the log shows it: the signature of a public mail link and any path segment or query value that
- * holds an address are replaced by `…`, so logs never carry working links or subscribers' addresses.
+ * A request URL as the log shows it: the signature of a public mail link, a webhook's secret path segment and any
+ * path segment or query value that holds an address are replaced by `…`, so logs never carry working links, webhook
+ * secrets or subscribers' addresses.
  */
 export const redactUrl = (url: string): string => {
   const at = url.indexOf("?")
   let path = at < 0 ? url : url.slice(0, at)
   const query = at < 0 ? "" : url.slice(at + 1)
-  if (SIGNED.test(path) && path.split("/").length > 3) path = path.replace(/\/[^/]+$/, "/…")
+  if ((SIGNED.test(path) && path.split("/").length > 3) || SECRET_PATH.test(path)) path = path.replace(/\/[^/]+$/, "/…")
   path = path.split("/").map((segment) => (ADDRESS.test(segment) ? "…" : segment)).join("/")
   if (query === "") return path
   const params = query.split("&").map((pair) => {

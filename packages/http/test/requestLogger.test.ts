@@ -10,6 +10,8 @@ describe("redactUrl", () => {
     expect(redactUrl("/webview/c0ff/5e4d/AbCdEfGhIjKlMnOp")).toBe("/webview/c0ff/5e4d/…")
     expect(redactUrl("/webview/c0ff")).toBe("/webview/c0ff")
     expect(redactUrl("/confirm/a0b1")).toBe("/confirm/a0b1")
+    expect(redactUrl("/feedback/postmark/s3cret-path")).toBe("/feedback/postmark/…")
+    expect(redactUrl("/feedback/postmark")).toBe("/feedback/postmark")
   })
 
   it("hides addresses in paths and query values, plain or percent-encoded, and leaves the rest", () => {

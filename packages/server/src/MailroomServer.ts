@@ -5,6 +5,7 @@ import {
   BounceOptions,
   CampaignDelivery,
   DeliveryOptions,
+  FeedbackGate,
   ImportOptions,
   ImportWorker,
   JobWorker,
@@ -73,7 +74,10 @@ export const MailroomFromConfig = (config: ServerConfig) =>
       }))
     )),
     Layer.provide(Layer.succeed(BounceOptions, { softBounceLimit: Math.max(1, config.softBounceLimit) })),
-    Layer.provide(Layer.succeed(MailIdentity, { bounceAddress: config.bounceAddress, feedbackId: config.feedbackId })),
+    Layer.provide(Layer.mergeAll(
+      Layer.succeed(MailIdentity, { bounceAddress: config.bounceAddress, feedbackId: config.feedbackId }),
+      Layer.succeed(FeedbackGate, config.feedback)
+    )),
     Layer.provide(Layer.effect(
       ImportOptions,
       Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))

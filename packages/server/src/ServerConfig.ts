@@ -1,3 +1,4 @@
+import type { FeedbackChecks } from "@mailroom/core"
 import type { DkimKey } from "@mailroom/smtp"
 import { Config, type Option, type Redacted } from "effect"
 
@@ -5,6 +6,8 @@ import { Config, type Option, type Redacted } from "effect"
 export interface ServerConfig extends EnvironmentConfig {
   /** Keys every outgoing mail is signed with (none: unsigned). */
   readonly dkim: ReadonlyArray<DkimKey>
+  /** How providers' feedback webhooks are authenticated (`feedbackChecks`); none configured: they answer 404. */
+  readonly feedback: FeedbackChecks
 }
 
 /** What `ServerConfig` reads from plain variables. */

@@ -2,6 +2,8 @@ import { Ability, type Mailroom, Tokens, type WebhookDispatcher, type WebhookSen
 import { Console, Effect, Layer, Schema } from "effect"
 import { CliError } from "./CliError.js"
 import { dkimKeys, DkimSettings } from "./dkimKeys.js"
+import { feedbackChecks } from "./feedback/feedbackChecks.js"
+import { FeedbackSettings } from "./feedback/FeedbackSettings.js"
 import { MailroomFromConfig, MailroomServer, runWorkers } from "./MailroomServer.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { isSupportedDatabaseUrl } from "./storageFromUrl.js"
@@ -56,7 +58,11 @@ const tokenRevoke = (uuid: string | undefined) =>
 /** Runs one CLI command with the given arguments (argv without node and script). */
 export const cli = (argv: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const config = { ...yield* ServerConfig, dkim: yield* dkimKeys(yield* DkimSettings) }
+    const config = {
+      ...yield* ServerConfig,
+      dkim: yield* dkimKeys(yield* DkimSettings),
+      feedback: yield* feedbackChecks(yield* FeedbackSettings)
+    }
     if (!isSupportedDatabaseUrl(config.databaseUrl)) {
       return yield* new CliError({ message: "DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…" })
     }

@@ -5,6 +5,8 @@ import {
   type Ability,
   AppUrl,
   CampaignDelivery,
+  type FeedbackChecks,
+  FeedbackGate,
   ImportWorker,
   JobWorker,
   type Mailer,
@@ -89,6 +91,8 @@ export interface TestServerOptions {
   readonly clientLimits?: ClientLimits
   /** Timeout and response cap of webhook requests (default as `npm start`). */
   readonly webhooks?: WebhookTransportOptions
+  /** How providers' feedback webhooks are authenticated (default: no provider configured, their endpoints answer 404). */
+  readonly feedback?: FeedbackChecks
 }
 
 const storage = (store: Store): Layer.Layer<Storage> =>
@@ -162,6 +166,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
     Layer.provide(Layer.succeed(AppUrl, APP_URL)),
     Layer.provide(MarkedRenderer),
     Layer.provide(options.identity === undefined ? Layer.empty : Layer.succeed(MailIdentity, options.identity)),
+    Layer.provide(options.feedback === undefined ? Layer.empty : Layer.succeed(FeedbackGate, options.feedback)),
     Layer.orDie
   )
 }

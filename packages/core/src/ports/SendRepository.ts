@@ -73,6 +73,11 @@ export class SendRepository extends Context.Tag("@mailroom/SendRepository")<Send
   readonly findByIds: (ids: ReadonlyArray<SendId>) => Effect.Effect<ReadonlyArray<ListedSend>>
   /** The most recent mailed send to this (normalized) address, to attribute feedback that names no send. */
   readonly latestSentTo: (email: string) => Effect.Effect<Option.Option<Send>>
+  /**
+   * The latest send whose transport recorded this Message-ID (compared without angle brackets: `<id@host>` and
+   * `id@host` are the same), to attribute provider feedback that reports the message id.
+   */
+  readonly findByTransportMessageId: (messageId: string) => Effect.Effect<Option.Option<Send>>
   readonly list: (query: SendQuery) => Effect.Effect<Page<ListedSend>>
   readonly delete: (id: SendId) => Effect.Effect<boolean>
 }>() {}

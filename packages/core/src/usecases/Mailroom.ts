@@ -60,6 +60,8 @@ import { TransactionalDelivery } from "../transactional/TransactionalDelivery.js
 import { TransactionalMails } from "../transactional/TransactionalMails.js"
 import { TransactionalTemplates } from "../transactional/TransactionalTemplates.js"
 import { TransactionalWakeup } from "../transactional/TransactionalWakeup.js"
+import { FeedbackIntake } from "../feedback/FeedbackIntake.js"
+import { ProviderFeedback } from "../feedback/ProviderFeedback.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -114,9 +116,10 @@ export type Mailroom =
   | EventConsumers
   | EventRetention
   | Webhooks
+  | ProviderFeedback
 
 const support = Layer.mergeAll(
-  BouncePolicy.Default,
+  FeedbackIntake.Default,
   ConfirmationMails.Default,
   SubscriberTags.Default,
   SubscriberCriteriaResolver.Default,
@@ -148,9 +151,11 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   EventConsumers.Default,
   EventRetention.Default,
   Webhooks.Default,
+  ProviderFeedback.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
 ).pipe(
   Layer.provide(support),
+  Layer.provide(BouncePolicy.Default),
   Layer.provide(TransactionalWakeup.Default),
   Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default))
 )

@@ -1,8 +1,7 @@
 import { Effect, Option } from "effect"
-import { normalizeEmail } from "../domain/Email.js"
 import type { FeedbackInput } from "../domain/Feedback.js"
 import type { Campaign } from "../domain/Campaign.js"
-import type { CampaignLinkId, SendUuid } from "../domain/Ids.js"
+import type { CampaignLinkId } from "../domain/Ids.js"
 import { NotFound } from "../errors/NotFound.js"
 import type { Send } from "../domain/Send.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
@@ -14,14 +13,14 @@ import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { TagRepository } from "../ports/TagRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
 import { Transactor } from "../ports/Transactor.js"
-import { BouncePolicy } from "../sending/BouncePolicy.js"
+import { FeedbackIntake } from "../feedback/FeedbackIntake.js"
 import { clickTarget, isPersonal, trackableLinks } from "../sending/links.js"
 import { TransactionalMailRepository } from "../transactional/TransactionalMailRepository.js"
 import { mailScope, type Recipient } from "../sending/mailScope.js"
 import { type LinkPurpose, NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
 import { makeMailEventRecorder } from "../events/recordMailEvent.js"
-import { orNotFound, parseUuid } from "./lookup.js"
+import { orNotFound } from "./lookup.js"
 import { signedSend } from "./signedSend.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
@@ -39,7 +38,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const lists = yield* EmailListRepository
     const tags = yield* TagRepository
     const tracking = yield* TrackingRepository
-    const bounces = yield* BouncePolicy
+    const intake = yield* FeedbackIntake
     const signer = yield* UrlSigner
     const { withTransaction } = yield* Transactor
     const publicLinks = yield* PublicLinks
@@ -203,25 +202,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
      * the one bounce policy (stored and counted; suppression and unsubscribes as the policy says).
      */
     const feedback = Effect.fn("Tracking.feedback")(function*(input: FeedbackInput) {
-      const email = normalizeEmail(input.email)
-      // the send's uuid, also as the X-Mailroom-Send header of the mail shows it (in angle brackets or not)
-      const uuid = input.sendUuid === undefined ? Option.none() : parseUuid(input.sendUuid.trim().replace(/^<(.*)>$/, "$1"))
-      const named = Option.isNone(uuid) ? Option.none() : Option.map(yield* sends.findByUuid(uuid.value as SendUuid), (l) => l.send)
-      const known = Option.isSome(uuid)
-        ? Option.filter(named, (s) => s.email === email)
-        : yield* sends.latestSentTo(email)
-      yield* withTransaction(Effect.flatMap(now, (at) =>
-        bounces.apply({
-          email,
-          type: input.type,
-          send: Option.getOrNull(Option.map(known, (s) => ({
-            id: s.id,
-            campaignId: s.campaignId,
-            subscriberId: s.subscriberId,
-            transactionalMailId: s.transactionalMailId
-          }))),
-          at
-        })))
+      yield* intake.record({ type: input.type, email: input.email, sendUuid: input.sendUuid ?? null, messageId: null })
     })
 
     return { open, click, unsubscribeInfo, unsubscribe, feedback } as const

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import {
+  bareMessageId,
   type ClaimedSend,
   type DeliveryResult,
   ExtraAttributes,
@@ -188,6 +189,13 @@ export const SqlSendRepository = Layer.effect(
           sql`SELECT * FROM ${listedSource} WHERE email = ${email} AND sent_at IS NOT NULL ORDER BY sent_at DESC, id DESC LIMIT 1`,
           toListed
         ).pipe(Effect.map((found) => Option.map(Option.fromNullable(found[0]), (l) => l.send)), Effect.orDie),
+      findByTransportMessageId: (messageId) => {
+        const bare = bareMessageId(messageId)
+        return Effect.flatMap(
+          sql`SELECT * FROM ${listedSource} WHERE transport_message_id IN (${bare}, ${`<${bare}>`}) ORDER BY id DESC LIMIT 1`,
+          toListed
+        ).pipe(Effect.map((found) => Option.map(Option.fromNullable(found[0]), (l) => l.send)), Effect.orDie)
+      },
       list: (query) =>
         Effect.gen(function*() {
           const f = query.filters

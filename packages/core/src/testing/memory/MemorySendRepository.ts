@@ -8,6 +8,7 @@ import { type ListedSend, SendRepository } from "../../ports/SendRepository.js"
 import { mailEvent, sentEvents } from "../../events/mailEvents.js"
 import { listPage } from "./listPage.js"
 import { recordMemoryEvents } from "./memoryEvents.js"
+import { bareMessageId } from "../../feedback/bareMessageId.js"
 import { pendingSend } from "./pendingSend.js"
 import type { MemoryState } from "./MemoryState.js"
 
@@ -149,6 +150,15 @@ export const makeMemorySendRepository = (state: MemoryState) => {
             .sort((a, b) => b.sentAt!.getTime() - a.sentAt!.getTime() || b.id - a.id)[0]
         )
       ),
+    findByTransportMessageId: (messageId) =>
+      Effect.sync(() => {
+        const bare = bareMessageId(messageId)
+        return Option.fromNullable(
+          [...rows().values()].map((r) => r.send)
+            .filter((send) => send.transportMessageId !== null && bareMessageId(send.transportMessageId) === bare)
+            .sort((a, b) => b.id - a.id)[0]
+        )
+      }),
     list: (query) =>
       Effect.sync(() => {
         // a mail sent with `store: false` has no log item: its send is not listed either

@@ -91,4 +91,25 @@ export const sendQueryContract = (makeStorage: MakeStorage) =>
         expect(Option.isNone(yield* sends.latestSentTo("b@example.com"))).toBe(true)
         expect(Option.isNone(yield* sends.latestSentTo("nobody@example.com"))).toBe(true)
       })))
+
+    it.effect("finds the latest send by its transport message id, with or without angle brackets", () =>
+      run(Effect.gen(function*() {
+        const sends = yield* SendRepository
+        const one = yield* aList
+        yield* subscribe(one, { email: "a@example.com" })
+        yield* subscribe(one, { email: "b@example.com" })
+        const c = yield* campaign({ emailListId: one, status: "sending" })
+        yield* freeze(c)
+        yield* claim(c, 5, 65)
+        const [a, b] = yield* sendsOf(c)
+        yield* record([
+          { _tag: "Sent", id: a!.id, transportMessageId: "<0123.abc@mail.example.com>" },
+          { _tag: "Sent", id: b!.id, transportMessageId: "4567.def@mail.example.com" }
+        ], 10)
+
+        expect(Option.getOrThrow(yield* sends.findByTransportMessageId("<0123.abc@mail.example.com>"))).toEqual(yield* sendFor(a!))
+        expect(Option.getOrThrow(yield* sends.findByTransportMessageId("0123.abc@mail.example.com"))).toEqual(yield* sendFor(a!))
+        expect(Option.getOrThrow(yield* sends.findByTransportMessageId(" <4567.def@mail.example.com> "))).toEqual(yield* sendFor(b!))
+        expect(Option.isNone(yield* sends.findByTransportMessageId("<other@mail.example.com>"))).toBe(true)
+      })))
   })

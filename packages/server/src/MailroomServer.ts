@@ -15,6 +15,7 @@ import {
   MailroomWebhooks,
   TransactionalDelivery,
   WebhookDispatcher,
+  WebhookOptions,
   WebhookSender
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
@@ -56,7 +57,11 @@ export const WorkerLive: Layer.Layer<never, never, Workers> = Layer.scopedDiscar
 export const MailroomFromConfig = (config: ServerConfig) =>
   Layer.merge(Mailroom, MailroomWebhooks).pipe(
     Layer.provide(WebhookPayloadsLive),
-    Layer.provide(FetchWebhookTransport()),
+    Layer.provide(FetchWebhookTransport({ timeoutMs: config.webhookTimeoutSeconds * 1_000 })),
+    Layer.provide(Layer.effect(
+      WebhookOptions,
+      Effect.map(WebhookOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(5, 3 * config.webhookTimeoutSeconds)) }))
+    )),
     Layer.provide(mailerFromConfig(config)),
     Layer.provide(CsvParseReader),
     Layer.provide(NodeHmac),

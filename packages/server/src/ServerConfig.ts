@@ -43,6 +43,8 @@ export interface EnvironmentConfig {
   readonly rateLimitPerMinute: number | null
   /** Requests of one client handled at once; more wait their turn (default 2 on SQLite, 8 on Postgres). */
   readonly clientConcurrency: number
+  /** Longest wait for a webhook endpoint's answer; a claim of deliveries is reserved three times as long. */
+  readonly webhookTimeoutSeconds: number
 }
 
 /** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
@@ -83,6 +85,10 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
   clientConcurrency: Config.integer("CLIENT_CONCURRENCY").pipe(
     Config.withDefault(0),
     Config.validate({ message: "CLIENT_CONCURRENCY must be a positive number (0 or unset: the default)", validation: (n) => n >= 0 })
+  ),
+  webhookTimeoutSeconds: Config.number("WEBHOOK_TIMEOUT_SECONDS").pipe(
+    Config.withDefault(10),
+    Config.validate({ message: "WEBHOOK_TIMEOUT_SECONDS must be between 0.1 and 60", validation: (n) => n >= 0.1 && n <= 60 })
   )
 }).pipe(
   Config.map(({ appUrl, clientConcurrency, ...config }) => ({

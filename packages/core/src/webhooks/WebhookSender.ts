@@ -6,19 +6,12 @@ import { makeOutage, untilItWorks } from "../usecases/Outage.js"
 import { pollForever } from "../usecases/pollForever.js"
 import type { ClaimedWebhookDelivery, WebhookAttempt } from "./WebhookDeliveryRepository.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import { WebhookOptions } from "./WebhookOptions.js"
 import type { WebhookId } from "./WebhookIds.js"
 import { WebhookRepository } from "./WebhookRepository.js"
 import { DISABLE_AFTER, nextAttemptAt } from "./webhookSchedule.js"
 import { type WebhookResponse, WebhookTransport } from "./WebhookTransport.js"
 
-/** Deliveries claimed at once by one sender loop. */
-const BATCH = 200
-/** Requests in flight per sender loop. */
-const CONCURRENCY = 64
-/** Independent sender loops per process (a slow endpoint holds one loop's batch, not the others). */
-const LOOPS = 4
-/** How long a claim stays reserved (well past the request timeout). */
-const LEASE = Duration.seconds(60)
 /** The most characters of a response body kept on the delivery. */
 const BODY_KEPT = 1_000
 
@@ -50,6 +43,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     const webhooks = yield* WebhookRepository
     const transport = yield* WebhookTransport
     const { withTransaction } = yield* Transactor
+    const options = yield* WebhookOptions
     const outage = makeOutage("Recording webhook deliveries")
 
     /** Notes each webhook's health: a success clears its failing state; failing for 3 days disables it. */
@@ -80,42 +74,52 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
         }
       })
 
-    /** Claims, sends and records one batch; how many deliveries it attempted. */
+    /** Posts a group of deliveries at once and records them together as soon as all are answered. */
+    const sendGroup = (group: ReadonlyArray<ClaimedWebhookDelivery>) =>
+      Effect.gen(function*() {
+        const answered = yield* Effect.forEach(group, (delivery) =>
+          Effect.map(
+            transport.post({
+              url: delivery.url,
+              messageId: `evt_${delivery.eventId}`,
+              // the signature's time is the wall clock's: receivers compare it with theirs
+              timestamp: new Date(),
+              body: delivery.payload,
+              secret: delivery.secret
+            }),
+            (response) => ({ delivery, response })
+          ), { concurrency: "unbounded" })
+        const done = yield* now
+        const attempts = answered.map(({ delivery, response }) => ({
+          webhookId: delivery.webhookId,
+          attempt: attemptOf(delivery, response, done)
+        }))
+        yield* untilItWorks(
+          withTransaction(Effect.zipRight(deliveries.record(attempts.map((a) => a.attempt), done), noteHealth(attempts, done))),
+          outage
+        )
+      })
+
+    /** Claims as many deliveries as may be in flight, sends them in groups each recorded when done; how many. */
     const step = Effect.fn("WebhookSender.step")(function*(owner: string) {
       const at = yield* now
       const claimed = yield* withTransaction(deliveries.claim({
         now: at,
-        leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
-        limit: BATCH,
+        leaseUntil: new Date(at.getTime() + Duration.toMillis(options.lease)),
+        limit: options.concurrency,
         owner
       }))
       if (claimed.length === 0) return 0
-      const answered = yield* Effect.forEach(claimed, (delivery) =>
-        Effect.map(
-          transport.post({
-            url: delivery.url,
-            messageId: `evt_${delivery.eventId}`,
-            timestamp: new Date(),
-            body: delivery.payload,
-            secret: delivery.secret
-          }),
-          (response) => ({ delivery, response })
-        ), { concurrency: CONCURRENCY })
-      const done = yield* now
-      const attempts = answered.map(({ delivery, response }) => ({
-        webhookId: delivery.webhookId,
-        attempt: attemptOf(delivery, response, done)
-      }))
-      yield* untilItWorks(
-        withTransaction(Effect.zipRight(deliveries.record(attempts.map((a) => a.attempt), done), noteHealth(attempts, done))),
-        outage
-      )
+      const size = Math.max(1, options.recordGroup)
+      const groups = Array.from({ length: Math.ceil(claimed.length / size) }, (_, i) => claimed.slice(i * size, (i + 1) * size))
+      yield* Effect.forEach(groups, sendGroup, { concurrency: "unbounded", discard: true })
       return claimed.length
     })
 
     /** Sends until interrupted: several loops, each polling when there is nothing due. */
     const run: Effect.Effect<never> = Effect.raceAll(
-      Array.from({ length: LOOPS }, () => pollForever("Webhook sender", step(`webhooks-${newUuid()}`), Duration.millis(100)))
+      Array.from({ length: Math.max(1, options.loops) }, () =>
+        pollForever("Webhook sender", step(`webhooks-${newUuid()}`), options.pollInterval))
     )
 
     /** Sends every delivery due now (tests and tools). */

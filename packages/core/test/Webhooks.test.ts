@@ -1,0 +1,126 @@
+/**
+ * Events and webhooks as a library user embeds them: the event stream and durable consumers over the in-memory store,
+ * and webhook delivery with a stand-in transport and a test clock (retry schedule, disabling after 3 days of failures).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  CsvParser,
+  type DomainEvent,
+  EmailListInput,
+  EmailLists,
+  EventConsumers,
+  Mailroom,
+  MailroomWebhooks,
+  SubscriberInput,
+  Subscribers,
+  WebhookDispatcher,
+  WebhookInput,
+  WebhookPayloads,
+  type WebhookRequest,
+  type WebhookResponse,
+  Webhooks,
+  WebhookSender,
+  WebhookTransport,
+  WebhookUpdateInput
+} from "@mailroom/core"
+import { MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
+import { Chunk, Effect, Fiber, Layer, Ref, Schema, Stream, TestClock } from "effect"
+
+const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
+const payloads = Layer.succeed(WebhookPayloads, WebhookPayloads.of({
+  render: (events) => Effect.succeed(new Map(events.map((event) => [event.id, { subscriber_id: event.subscriberId }])))
+}))
+
+/** A transport answering from a script (200 once it is empty), recording what it was asked. */
+const scripted = Effect.gen(function*() {
+  const sent = yield* Ref.make<ReadonlyArray<WebhookRequest>>([])
+  const script = yield* Ref.make<ReadonlyArray<WebhookResponse>>([])
+  const layer = Layer.succeed(WebhookTransport, WebhookTransport.of({
+    post: (request) =>
+      Effect.gen(function*() {
+        yield* Ref.update(sent, (all) => [...all, request])
+        const [next, ...rest] = yield* Ref.get(script)
+        yield* Ref.set(script, rest)
+        return next ?? { _tag: "Answered", status: 200, body: "", durationMs: 1 }
+      })
+  }))
+  return { sent, script, layer }
+})
+
+const stack = (transport: Layer.Layer<WebhookTransport>) =>
+  Layer.merge(Mailroom, MailroomWebhooks).pipe(
+    Layer.provide(payloads),
+    Layer.provide(transport),
+    Layer.provideMerge(MemoryMailer),
+    Layer.provide(MemoryStorage),
+    Layer.provide(noCsv)
+  )
+
+const subscribe = (email: string) =>
+  Effect.gen(function*() {
+    const listInput = yield* Schema.decodeUnknown(EmailListInput)({ name: `News ${email}`, default_from_email: "news@example.com" })
+    const list = yield* Effect.flatMap(EmailLists, (l) => l.create(listInput))
+    const input = yield* Schema.decodeUnknown(SubscriberInput)({ email })
+    return yield* Effect.flatMap(Subscribers, (s) => s.create(list.uuid, input))
+  })
+
+describe("events and webhooks (embedded)", () => {
+  it.effect("a live stream and a durable consumer see each committed change once, in order", () =>
+    Effect.gen(function*() {
+      const consumers = yield* EventConsumers
+      const live = yield* Effect.fork(Stream.runCollect(Stream.take(consumers.stream({ start: "beginning", idle: "10 millis" }), 1)))
+      yield* subscribe("ann@example.com")
+      yield* TestClock.adjust("1 second")
+      const streamed = Chunk.toReadonlyArray(yield* Fiber.join(live)).map((e) => e.type)
+      expect(streamed).toEqual(["subscriber.created"])
+      const seen: Array<DomainEvent> = []
+      const handler = (events: ReadonlyArray<DomainEvent>) => Effect.sync(() => seen.push(...events))
+      yield* consumers.drain("audit", handler, { start: "beginning" })
+      yield* consumers.drain("audit", handler, { start: "beginning" })
+      expect(seen.map((e) => e.type)).toEqual(["subscriber.created"])
+    }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
+
+  it.effect("retries on the schedule and disables a webhook whose deliveries failed for 3 days; a success clears the state", () =>
+    Effect.gen(function*() {
+      const transport = yield* scripted
+      yield* Effect.gen(function*() {
+        const webhooks = yield* Webhooks
+        const dispatcher = yield* WebhookDispatcher
+        const sender = yield* WebhookSender
+        const hook = yield* webhooks.create(yield* Schema.decodeUnknown(WebhookInput)({ url: "https://hooks.example.com/in", events: ["subscriber.created"] }))
+        const failure: WebhookResponse = { _tag: "Answered", status: 503, body: "down", durationMs: 2 }
+        yield* Ref.set(transport.script, Array.from({ length: 20 }, () => failure))
+        yield* subscribe("bob@example.com")
+        yield* dispatcher.drain
+        yield* sender.drain
+        const page = { page: 1, perPage: 10, sort: [], filters: {}, includes: [] }
+        const [first] = (yield* webhooks.listDeliveries(hook.webhook.uuid, page)).items
+        expect(first).toMatchObject({ status: "pending", attempts: 1, responseStatus: 503, error: "The endpoint answered 503." })
+        expect((yield* webhooks.get(hook.webhook.uuid)).webhook.failingSince).not.toBeNull()
+        // the schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then the delivery fails
+        for (const wait of ["5 seconds", "5 minutes", "30 minutes", "2 hours", "5 hours", "10 hours", "10 hours"] as const) {
+          yield* TestClock.adjust(wait)
+          yield* sender.drain
+        }
+        const [given] = (yield* webhooks.listDeliveries(hook.webhook.uuid, page)).items
+        expect(given).toMatchObject({ status: "failed", attempts: 8, nextAttemptAt: null })
+        expect((yield* Ref.get(transport.sent)).map((r) => r.messageId)).toEqual(Array.from({ length: 8 }, () => `evt_${given!.eventId}`))
+        expect((yield* webhooks.get(hook.webhook.uuid)).webhook.enabled).toBe(true)
+        yield* TestClock.adjust("2 days")
+        yield* subscribe("carl@example.com")
+        yield* dispatcher.drain
+        yield* sender.drain
+        const disabled = (yield* webhooks.get(hook.webhook.uuid)).webhook
+        expect(disabled.enabled).toBe(false)
+        expect(disabled.disabledReason).toMatch(/every delivery failed since .* \(last: The endpoint answered 503\.\)/)
+        yield* Ref.set(transport.script, [])
+        yield* webhooks.update(hook.webhook.uuid, yield* Schema.decodeUnknown(WebhookUpdateInput)({ enabled: true }))
+        const reenabled = (yield* webhooks.get(hook.webhook.uuid)).webhook
+        expect(reenabled).toMatchObject({ enabled: true, disabledReason: null, failingSince: null })
+        yield* TestClock.adjust("5 seconds")
+        yield* sender.drain
+        const log = (yield* webhooks.listDeliveries(hook.webhook.uuid, { ...page, sort: [{ field: "created_at", direction: "asc" }] })).items
+        expect(log.map((d) => d.status)).toEqual(["failed", "succeeded"])
+      }).pipe(Effect.provide(stack(transport.layer)))
+    }))
+})

@@ -27,7 +27,7 @@ import { NodeHmac } from "./nodeHmac.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { SeedToken } from "./SeedToken.js"
 import { storageFromUrl } from "./storageFromUrl.js"
-import { FetchWebhookTransport } from "./webhooks/fetchWebhookTransport.js"
+import { NodeWebhookTransport } from "./webhooks/nodeWebhookTransport.js"
 
 /** What the background loops need. */
 type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker | WebhookDispatcher | WebhookSender | EventRetention
@@ -57,10 +57,14 @@ export const WorkerLive: Layer.Layer<never, never, Workers> = Layer.scopedDiscar
 export const MailroomFromConfig = (config: ServerConfig) =>
   Layer.merge(Mailroom, MailroomWebhooks).pipe(
     Layer.provide(WebhookPayloadsLive),
-    Layer.provide(FetchWebhookTransport({ timeoutMs: config.webhookTimeoutSeconds * 1_000 })),
+    Layer.provide(NodeWebhookTransport({ timeoutMs: config.webhookTimeoutSeconds * 1_000 })),
     Layer.provide(Layer.effect(
       WebhookOptions,
-      Effect.map(WebhookOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(5, 3 * config.webhookTimeoutSeconds)) }))
+      Effect.map(WebhookOptions, (defaults) => ({
+        ...defaults,
+        lease: Duration.seconds(Math.max(5, 3 * config.webhookTimeoutSeconds)),
+        ratePerSecondWhileSending: config.webhookRateWhileSending
+      }))
     )),
     Layer.provide(mailerFromConfig(config)),
     Layer.provide(CsvParseReader),

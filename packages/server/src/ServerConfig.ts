@@ -45,6 +45,8 @@ export interface EnvironmentConfig {
   readonly clientConcurrency: number
   /** Longest wait for a webhook endpoint's answer; a claim of deliveries is reserved three times as long. */
   readonly webhookTimeoutSeconds: number
+  /** Most webhook deliveries per second and process while a campaign is sending (0: no limit). */
+  readonly webhookRateWhileSending: number
 }
 
 /** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
@@ -89,6 +91,10 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
   webhookTimeoutSeconds: Config.number("WEBHOOK_TIMEOUT_SECONDS").pipe(
     Config.withDefault(10),
     Config.validate({ message: "WEBHOOK_TIMEOUT_SECONDS must be between 0.1 and 60", validation: (n) => n >= 0.1 && n <= 60 })
+  ),
+  webhookRateWhileSending: Config.integer("WEBHOOK_RATE_WHILE_SENDING").pipe(
+    Config.withDefault(200),
+    Config.validate({ message: "WEBHOOK_RATE_WHILE_SENDING must be 0 (no limit) or more", validation: (n) => n >= 0 })
   )
 }).pipe(
   Config.map(({ appUrl, clientConcurrency, ...config }) => ({

@@ -29,7 +29,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { WorkerLive } from "../src/MailroomServer.js"
 import { MarkedRenderer } from "../src/markdown.js"
 import { SeedToken } from "../src/SeedToken.js"
-import { FetchWebhookTransport, type WebhookTransportOptions } from "../src/webhooks/fetchWebhookTransport.js"
+import { NodeWebhookTransport, type WebhookTransportOptions } from "../src/webhooks/nodeWebhookTransport.js"
 
 /** The stores every black-box test runs against. */
 export const stores = ["sqlite", "postgres"] as const
@@ -158,7 +158,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
     Layer.provide(options.worker === true ? WorkerLive : Layer.empty),
     Layer.provideMerge(Layer.merge(Mailroom, MailroomWebhooks).pipe(
       Layer.provide(WebhookPayloadsLive),
-      Layer.provide(FetchWebhookTransport(options.webhooks))
+      Layer.provide(NodeWebhookTransport(options.webhooks))
     )),
     Layer.provideMerge(options.mailer ?? MemoryMailer),
     Layer.provide(CsvParseReader),

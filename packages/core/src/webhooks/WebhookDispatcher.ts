@@ -3,6 +3,10 @@ import { formatTimestamp } from "../domain/Timestamp.js"
 import { newUuid } from "../domain/Ids.js"
 import type { DomainEvent } from "../events/DomainEvent.js"
 import { EventConsumers } from "../events/EventConsumers.js"
+import { now } from "../usecases/now.js"
+import { pollForever } from "../usecases/pollForever.js"
+import { makeMailSendingProbe } from "./mailSending.js"
+import { WebhookOptions } from "./WebhookOptions.js"
 import { wantsEvent } from "./Webhook.js"
 import { WebhookDeliveryRepository, type NewWebhookDelivery } from "./WebhookDeliveryRepository.js"
 import type { WebhookDeliveryUuid } from "./WebhookIds.js"
@@ -39,6 +43,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
         })
         if (wanted.length === 0) return
         const data = yield* payloads.render(wanted.map((w) => w.event))
+        const at = yield* now
         const rows: Array<NewWebhookDelivery> = []
         for (const { event, targets } of wanted) {
           const payload = webhookBody(event, data.get(event.id) ?? null)
@@ -49,7 +54,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
               eventId: event.id,
               eventType: event.type,
               payload,
-              at: event.occurredAt
+              at
             })
           }
         }
@@ -57,9 +62,21 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
       })
 
     const options = { batchSize: 1_000, start: "beginning" as const, idle: Duration.millis(100) }
+    const webhookOptions = yield* WebhookOptions
+    const mailSending = yield* makeMailSendingProbe
+
+    /** One batch; while a campaign is sending (and a rate is set), a fifth of the senders' rate every 200 ms. */
+    const step = Effect.gen(function*() {
+      const rate = webhookOptions.ratePerSecondWhileSending
+      if (rate > 0 && (yield* mailSending)) {
+        yield* consumers.step(WEBHOOK_CONSUMER, handle, { ...options, batchSize: Math.max(1, Math.round(rate / 5)) })
+        return Duration.millis(200)
+      }
+      return yield* consumers.step(WEBHOOK_CONSUMER, handle, options)
+    })
 
     /** Dispatches until interrupted. */
-    const run = consumers.run(WEBHOOK_CONSUMER, handle, options)
+    const run = pollForever("Webhook dispatcher", step, options.idle)
 
     /** Dispatches every event waiting now (tests and tools). */
     const drain = consumers.drain(WEBHOOK_CONSUMER, handle, options)

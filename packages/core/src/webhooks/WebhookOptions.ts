@@ -12,6 +12,12 @@ export class WebhookOptions extends Context.Reference<WebhookOptions>()("@mailro
     /** How long a claim stays reserved: longer than a request's timeout; after a crash deliveries wait this long. */
     lease: Duration.seconds(30),
     /** Pause between polls when nothing is due. */
-    pollInterval: Duration.millis(100)
+    pollInterval: Duration.millis(100),
+    /**
+     * Most deliveries dispatched and sent per second and process while a campaign is sending (0: no limit). Mail goes
+     * first: on a small machine a webhook per mail would otherwise take a third of the send rate or more; the backlog
+     * follows at full speed once the campaign is done.
+     */
+    ratePerSecondWhileSending: 200
   })
 }) {}

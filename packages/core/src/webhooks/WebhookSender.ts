@@ -6,6 +6,7 @@ import { makeOutage, untilItWorks } from "../usecases/Outage.js"
 import { pollForever } from "../usecases/pollForever.js"
 import type { ClaimedWebhookDelivery, WebhookAttempt } from "./WebhookDeliveryRepository.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import { makeMailSendingProbe } from "./mailSending.js"
 import { WebhookOptions } from "./WebhookOptions.js"
 import type { WebhookId } from "./WebhookIds.js"
 import { WebhookRepository } from "./WebhookRepository.js"
@@ -44,6 +45,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     const transport = yield* WebhookTransport
     const { withTransaction } = yield* Transactor
     const options = yield* WebhookOptions
+    const mailSending = yield* makeMailSendingProbe
     const outage = makeOutage("Recording webhook deliveries")
 
     /** Notes each webhook's health: a success clears its failing state; failing for 3 days disables it. */
@@ -100,32 +102,40 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
         )
       })
 
-    /** Claims as many deliveries as may be in flight, sends them in groups each recorded when done; how many. */
-    const step = Effect.fn("WebhookSender.step")(function*(owner: string) {
+    /**
+     * Claims as many deliveries as may be in flight, sends them in groups each recorded when done; how many. While a
+     * campaign is sending and a rate is set, only the first loop works, a tenth of the rate every 100 ms.
+     */
+    const step = Effect.fn("WebhookSender.step")(function*(owner: string, loop = 0) {
+      const throttled = options.ratePerSecondWhileSending > 0 && (yield* mailSending)
+      if (throttled && loop > 0) return Duration.millis(500)
       const at = yield* now
       const claimed = yield* withTransaction(deliveries.claim({
         now: at,
         leaseUntil: new Date(at.getTime() + Duration.toMillis(options.lease)),
-        limit: options.concurrency,
+        limit: throttled ? Math.max(1, Math.round(options.ratePerSecondWhileSending / 10)) : options.concurrency,
         owner
       }))
       if (claimed.length === 0) return 0
       const size = Math.max(1, options.recordGroup)
       const groups = Array.from({ length: Math.ceil(claimed.length / size) }, (_, i) => claimed.slice(i * size, (i + 1) * size))
       yield* Effect.forEach(groups, sendGroup, { concurrency: "unbounded", discard: true })
-      return claimed.length
+      return throttled ? Duration.millis(100) : claimed.length
     })
 
     /** Sends until interrupted: several loops, each polling when there is nothing due. */
     const run: Effect.Effect<never> = Effect.raceAll(
-      Array.from({ length: Math.max(1, options.loops) }, () =>
-        pollForever("Webhook sender", step(`webhooks-${newUuid()}`), options.pollInterval))
+      Array.from({ length: Math.max(1, options.loops) }, (_, loop) =>
+        pollForever("Webhook sender", step(`webhooks-${newUuid()}`, loop), options.pollInterval))
     )
 
     /** Sends every delivery due now (tests and tools). */
     const drain = Effect.suspend(() => {
       const owner = `webhooks-${newUuid()}`
-      return Effect.iterate(1, { while: (sent) => sent > 0, body: () => step(owner) }).pipe(Effect.asVoid)
+      return Effect.iterate(1 as number | Duration.Duration, {
+        while: (sent) => Duration.isDuration(sent) || sent > 0,
+        body: () => step(owner)
+      }).pipe(Effect.asVoid)
     })
 
     return { step, run, drain } as const

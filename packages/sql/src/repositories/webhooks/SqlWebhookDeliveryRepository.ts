@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { type ClaimedWebhookDelivery, WebhookDelivery, WebhookDeliveryRepository } from "@mailroom/core"
+import { type ClaimedWebhookDelivery, type WebhookAttempt, WebhookDelivery, WebhookDeliveryRepository } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { selectPage } from "../../selectPage.js"
 
@@ -85,22 +85,30 @@ export const SqlWebhookDeliveryRepository = Layer.effect(
       record: (attempts, at) =>
         Effect.gen(function*() {
           const stamp = at.toISOString()
+          // one statement per outcome shape (typically: every success of a group), the durations mapped by a CASE
+          const groups = new Map<string, Array<WebhookAttempt>>()
           for (const attempt of attempts) {
-            const status = attempt.succeeded ? "succeeded" : attempt.retryAt === null ? "failed" : "pending"
+            const key = JSON.stringify([attempt.succeeded, attempt.retryAt, attempt.responseStatus, attempt.responseBody, attempt.error])
+            groups.set(key, [...(groups.get(key) ?? []), attempt])
+          }
+          for (const group of groups.values()) {
+            const first = group[0]!
+            const status = first.succeeded ? "succeeded" : first.retryAt === null ? "failed" : "pending"
+            const durations = sql.join(" ", false)(group.map((a) => sql`WHEN ${a.id} THEN ${a.durationMs}`))
             yield* sql`UPDATE webhook_deliveries SET ${
               sql.update({
                 status,
-                nextAttemptAt: attempt.succeeded ? null : attempt.retryAt?.toISOString() ?? null,
+                nextAttemptAt: first.succeeded ? null : first.retryAt?.toISOString() ?? null,
                 lastAttemptAt: stamp,
-                responseStatus: attempt.responseStatus,
-                responseBody: attempt.responseBody,
-                error: attempt.error,
-                durationMs: attempt.durationMs,
+                responseStatus: first.responseStatus,
+                responseBody: first.responseBody,
+                error: first.error,
                 lockedUntil: null,
                 leaseOwner: null,
                 updatedAt: stamp
               })
-            }, attempts = attempts + 1, delivered_at = ${attempt.succeeded ? stamp : null} WHERE id = ${attempt.id}`
+            }, attempts = attempts + 1, delivered_at = ${first.succeeded ? stamp : null}, duration_ms = CAST(CASE id ${durations} END AS INTEGER)
+            WHERE id IN ${sql.in(group.map((a) => a.id))}`
           }
         }).pipe(Effect.orDie),
       findByUuid: (webhookId, uuid) =>

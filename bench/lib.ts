@@ -118,10 +118,14 @@ export const peakRssMb = (pid: number | undefined): number => {
   }
 }
 
-/** Stops a server started by startServer. */
+/** Stops a server started by startServer and waits until it has exited (a graceful stop takes ~2 s; SIGKILL after 15). */
 export const stopServer = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   child.kill("SIGTERM")
-  await sleep(300)
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+  await exited
+  clearTimeout(timer)
 }
 
 /** Recreates the `bench` schema; the database URL that works inside it. */

@@ -24,6 +24,8 @@ export interface ClaimedWebhookDelivery {
   readonly attempts: number
   readonly url: string
   readonly secret: string
+  /** The webhook's failing state when claimed (null: healthy). */
+  readonly failingSince: Date | null
 }
 
 /** How one attempt went. */

@@ -6,7 +6,7 @@ export class WebhookOptions extends Context.Reference<WebhookOptions>()("@mailro
     /** Deliveries claimed, and requests in flight, at once per sender loop (the crash bound: repeats after a kill). */
     concurrency: 64,
     /** Deliveries recorded together as soon as they are all answered (smaller: fewer repeats after a crash). */
-    recordGroup: 16,
+    recordGroup: 32,
     /** Independent sender loops per process (a slow endpoint holds one loop's claims, not the others). */
     loops: 4,
     /** How long a claim stays reserved: longer than a request's timeout; after a crash deliveries wait this long. */

@@ -49,11 +49,17 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     const outage = makeOutage("Recording webhook deliveries")
 
     /** Notes each webhook's health: a success clears its failing state; failing for 3 days disables it. */
-    const noteHealth = (attempts: ReadonlyArray<{ readonly webhookId: WebhookId; readonly attempt: WebhookAttempt }>, at: Date) =>
+    const noteHealth = (
+      attempts: ReadonlyArray<{ readonly webhookId: WebhookId; readonly failingSince: Date | null; readonly attempt: WebhookAttempt }>,
+      at: Date
+    ) =>
       Effect.gen(function*() {
         const byWebhook = new Map<WebhookId, Array<WebhookAttempt>>()
         for (const { attempt, webhookId } of attempts) byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), attempt])
+        // a healthy webhook whose attempts all succeeded has nothing to note (the usual case: no look-up)
+        const healthy = new Set(attempts.filter((a) => a.failingSince === null).map((a) => a.webhookId))
         for (const [webhookId, results] of byWebhook) {
+          if (healthy.has(webhookId) && results.every((r) => r.succeeded)) continue
           const found = yield* webhooks.findById(webhookId)
           if (Option.isNone(found)) continue
           const webhook = found.value
@@ -94,6 +100,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
         const done = yield* now
         const attempts = answered.map(({ delivery, response }) => ({
           webhookId: delivery.webhookId,
+          failingSince: delivery.failingSince,
           attempt: attemptOf(delivery, response, done)
         }))
         yield* untilItWorks(

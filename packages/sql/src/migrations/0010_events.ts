@@ -16,6 +16,7 @@ const statements = (pg: boolean, pk: string): ReadonlyArray<string> => [
     data TEXT
   )`,
   `CREATE INDEX events_order ON events (tx, id)`,
+  `CREATE INDEX events_created ON events (created_at)`,
   `CREATE TABLE event_consumers (
     name TEXT PRIMARY KEY,
     tx BIGINT NOT NULL,

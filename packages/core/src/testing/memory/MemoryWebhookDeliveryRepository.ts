@@ -70,7 +70,8 @@ export const makeMemoryWebhookDeliveryRepository = (state: MemoryState) => {
             payload: r.delivery.payload,
             attempts: r.delivery.attempts,
             url: webhook.url,
-            secret: webhook.secret
+            secret: webhook.secret,
+            failingSince: webhook.failingSince
           }
         })
       }),

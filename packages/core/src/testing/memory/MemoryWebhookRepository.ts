@@ -31,7 +31,7 @@ export const makeMemoryWebhookRepository = (state: MemoryState) => {
         listPage(rows().values(), query, {
           id: (row) => row.id,
           sorts: { created_at: (row) => row.createdAt, name: (row) => row.name },
-          filters: { enabled: (row, value) => String(row.enabled) === value.trim().toLowerCase() || (value.trim() === "1") === row.enabled && /^[01]$/.test(value.trim()) }
+          filters: { enabled: (row, value) => row.enabled === /^(1|true)$/i.test(value.trim()) }
         })
       ),
     enabled: Effect.sync(() => [...rows().values()].filter((row) => row.enabled).sort((a, b) => a.id - b.id)),

@@ -66,8 +66,8 @@ export const SqlWebhookDeliveryRepository = Layer.effect(
               ORDER BY d.next_attempt_at, d.id LIMIT ${limit} ${skipLocked}
             ) RETURNING id, webhook_id, event_id, payload, attempts`
           if (rows.length === 0) return []
-          const targets = yield* sql<{ readonly id: number; readonly url: string; readonly secret: string }>`
-            SELECT id, url, secret FROM webhooks WHERE id IN ${sql.in([...new Set(rows.map((row) => row.webhookId))])}`
+          const targets = yield* sql<{ readonly id: number; readonly url: string; readonly secret: string; readonly failingSince: string | null }>`
+            SELECT id, url, secret, failing_since FROM webhooks WHERE id IN ${sql.in([...new Set(rows.map((row) => row.webhookId))])}`
           const byId = new Map(targets.map((t) => [Number(t.id), t]))
           return rows.flatMap((row): Array<ClaimedWebhookDelivery> => {
             const target = byId.get(Number(row.webhookId))
@@ -78,7 +78,8 @@ export const SqlWebhookDeliveryRepository = Layer.effect(
               payload: row.payload,
               attempts: Number(row.attempts),
               url: target.url,
-              secret: target.secret
+              secret: target.secret,
+              failingSince: target.failingSince === null ? null : new Date(target.failingSince)
             }]
           }).sort((a, b) => a.id - b.id)
         }).pipe(Effect.orDie),

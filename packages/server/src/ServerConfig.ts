@@ -93,7 +93,7 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     Config.validate({ message: "WEBHOOK_TIMEOUT_SECONDS must be between 0.1 and 60", validation: (n) => n >= 0.1 && n <= 60 })
   ),
   webhookRateWhileSending: Config.integer("WEBHOOK_RATE_WHILE_SENDING").pipe(
-    Config.withDefault(200),
+    Config.withDefault(100),
     Config.validate({ message: "WEBHOOK_RATE_WHILE_SENDING must be 0 (no limit) or more", validation: (n) => n >= 0 })
   )
 }).pipe(

@@ -18,6 +18,6 @@ export class WebhookOptions extends Context.Reference<WebhookOptions>()("@mailro
      * first: on a small machine a webhook per mail would otherwise take a third of the send rate or more; the backlog
      * follows at full speed once the campaign is done.
      */
-    ratePerSecondWhileSending: 200
+    ratePerSecondWhileSending: 100
   })
 }) {}

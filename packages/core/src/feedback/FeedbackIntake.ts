@@ -44,12 +44,7 @@ export class FeedbackIntake extends Effect.Service<FeedbackIntake>()("@mailroom/
         bounces.apply({
           email,
           type: report.type,
-          send: Option.getOrNull(Option.map(send, (s) => ({
-            id: s.id,
-            campaignId: s.campaignId,
-            subscriberId: s.subscriberId,
-            transactionalMailId: s.transactionalMailId
-          }))),
+          send: Option.getOrNull(send),
           at
         })))
     })

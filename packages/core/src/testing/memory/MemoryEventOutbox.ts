@@ -36,10 +36,10 @@ export const makeMemoryEventOutbox = (state: MemoryState) => {
     end: Effect.sync(() => ({ tx: 0, id: lastId() })),
     prune: (before) =>
       Effect.sync(() => {
-        const read = Math.min(...[...state.tables.eventConsumers.values()].map((row) => row.position.id))
+        const readByAll = Math.min(...[...state.tables.eventConsumers.values()].map((row) => row.position.id))
         let pruned = 0
         for (const [id, event] of state.tables.events) {
-          if (id <= read && event.occurredAt < before) {
+          if (id <= readByAll && event.occurredAt < before) {
             state.tables.events.delete(id)
             pruned++
           }

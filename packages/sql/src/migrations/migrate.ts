@@ -10,6 +10,7 @@ import deliveryLeases from "./0007_delivery_leases.js"
 import trackingSwitches from "./0008_tracking_switches.js"
 import transactional from "./0009_transactional.js"
 import events from "./0010_events.js"
+import automations from "./0011_automations.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -22,7 +23,8 @@ export const migrations = Migrator.fromRecord({
   "0007_delivery_leases": deliveryLeases,
   "0008_tracking_switches": trackingSwitches,
   "0009_transactional": transactional,
-  "0010_events": events
+  "0010_events": events,
+  "0011_automations": automations
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -15,6 +15,7 @@ import { TrackingGroup } from "./groups/TrackingGroup.js"
 import { TemplatesGroup } from "./groups/TemplatesGroup.js"
 import { FeedbackGroup } from "./feedback/FeedbackGroup.js"
 import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
+import { AutomationsGroup } from "./automations/AutomationsGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SubscriberImportsGroup)
   .add(StatisticsGroup)
   .add(TransactionalGroup)
+  .add(AutomationsGroup)
   .add(WebhooksGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)

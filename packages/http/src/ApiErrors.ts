@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import {
+  AutomationNotTriggerable,
   CampaignConflict,
   CampaignNotSendable,
   FieldErrors,
@@ -73,3 +74,6 @@ export const MailSuppressedError = Schema.transform(
 
 /** 400 `{message}` for a provider's webhook body that is not in the provider's format. */
 export const MalformedFeedbackError = messageError("MalformedFeedbackError", MalformedFeedback, 400)
+
+/** 400 `{message}` when the trigger endpoint is called for an automation without a webhook trigger. */
+export const AutomationNotTriggerableError = messageError("AutomationNotTriggerableError", AutomationNotTriggerable, 400)

@@ -31,6 +31,7 @@ import { TrackingLive } from "./handlers/TrackingLive.js"
 import { TemplatesLive } from "./handlers/TemplatesLive.js"
 import { FeedbackLive } from "./feedback/FeedbackLive.js"
 import { TransactionalLive } from "./transactional/TransactionalLive.js"
+import { AutomationsLive } from "./automations/AutomationsLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
@@ -49,6 +50,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriberImportsLive,
     StatisticsLive,
     TransactionalLive,
+    AutomationsLive,
     WebhooksLive,
     TrackingLive,
     FeedbackLive

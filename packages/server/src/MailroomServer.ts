@@ -13,6 +13,9 @@ import {
   EventRetention,
   Mailroom,
   MailroomWebhooks,
+  MailroomAutomations,
+  AutomationRunner,
+  AutomationTriggers,
   TransactionalDelivery,
   WebhookDispatcher,
   WebhookOptions,
@@ -30,12 +33,12 @@ import { storageFromUrl } from "./storageFromUrl.js"
 import { NodeWebhookTransport } from "./webhooks/nodeWebhookTransport.js"
 
 /** What the background loops need. */
-type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker | WebhookDispatcher | WebhookSender | EventRetention
+type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker | WebhookDispatcher | WebhookSender | EventRetention | AutomationRunner | AutomationTriggers
 
 /**
  * The background loops: durable jobs (confirmation and test mails), campaign delivery, transactional delivery (its
  * own loop, so a transactional mail never waits for a campaign slice), subscriber imports, outgoing webhooks (the
- * dispatcher reading the outbox and the senders) and the outbox's retention.
+ * dispatcher reading the outbox and the senders), the outbox's retention, and automations (triggers and the scheduler).
  */
 export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const jobs = yield* JobWorker
@@ -45,7 +48,19 @@ export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(funct
   const dispatcher = yield* WebhookDispatcher
   const webhooks = yield* WebhookSender
   const retention = yield* EventRetention
-  return yield* Effect.raceAll([jobs.run, delivery.run, transactional.run, imports.run, dispatcher.run, webhooks.run, retention.run])
+  const automations = yield* AutomationRunner
+  const triggers = yield* AutomationTriggers
+  return yield* Effect.raceAll([
+    jobs.run,
+    delivery.run,
+    transactional.run,
+    imports.run,
+    dispatcher.run,
+    webhooks.run,
+    retention.run,
+    automations.run,
+    triggers.run
+  ])
 })
 
 /** Runs the background workers for as long as the layer lives. */
@@ -55,7 +70,7 @@ export const WorkerLive: Layer.Layer<never, never, Workers> = Layer.scopedDiscar
 
 /** Use cases over the configured store and mailer, with links on APP_URL. */
 export const MailroomFromConfig = (config: ServerConfig) =>
-  Layer.merge(Mailroom, MailroomWebhooks).pipe(
+  Layer.merge(MailroomAutomations.pipe(Layer.provideMerge(Mailroom)), MailroomWebhooks).pipe(
     Layer.provide(WebhookPayloadsLive),
     Layer.provide(NodeWebhookTransport({ timeoutMs: config.webhookTimeoutSeconds * 1_000 })),
     Layer.provide(Layer.effect(

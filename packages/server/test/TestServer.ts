@@ -14,6 +14,9 @@ import {
   type MailMessage,
   Mailroom,
   MailroomWebhooks,
+  MailroomAutomations,
+  AutomationRunner,
+  AutomationTriggers,
   type Storage,
   Tokens,
   TransactionalDelivery,
@@ -70,6 +73,8 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly deliverTransactional: Effect.Effect<number>
   /** Turns recorded events into webhook deliveries and sends every delivery due now. */
   readonly dispatchWebhooks: Effect.Effect<void>
+  /** Enrols subscribers from waiting events and due timed triggers, then runs every due automation step. */
+  readonly runAutomations: Effect.Effect<number>
   /** Runs started subscriber imports to their end; the number run. */
   readonly runImports: Effect.Effect<number>
   /** Mails accepted by the in-memory mailer (empty when the server uses another mailer). */
@@ -115,6 +120,8 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const transactional = yield* TransactionalDelivery
       const dispatcher = yield* WebhookDispatcher
       const webhookSender = yield* WebhookSender
+      const automationTriggers = yield* AutomationTriggers
+      const automationRunner = yield* AutomationRunner
       const mailbox = yield* Effect.serviceOption(MemoryMailbox)
       const address = server.address
       const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://localhost"
@@ -149,6 +156,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
         deliver: Effect.orDie(delivery.drain()),
         deliverTransactional: Effect.orDie(transactional.drain()),
         dispatchWebhooks: Effect.zipRight(dispatcher.drain, webhookSender.drain),
+        runAutomations: Effect.orDie(Effect.zipRight(automationTriggers.drain(), automationRunner.drain())),
         runImports: Effect.orDie(imports.drain()),
         mails
       })
@@ -156,7 +164,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
   ).pipe(
     Layer.provide(Layer.merge(app, node)),
     Layer.provide(options.worker === true ? WorkerLive : Layer.empty),
-    Layer.provideMerge(Layer.merge(Mailroom, MailroomWebhooks).pipe(
+    Layer.provideMerge(Layer.merge(MailroomAutomations.pipe(Layer.provideMerge(Mailroom)), MailroomWebhooks).pipe(
       Layer.provide(WebhookPayloadsLive),
       Layer.provide(NodeWebhookTransport(options.webhooks))
     )),

@@ -23,6 +23,8 @@ import { SqlTransactionalTemplateRepository } from "./repositories/transactional
 import { SqlEventOutbox } from "./events/SqlEventOutbox.js"
 import { SqlWebhookDeliveryRepository } from "./repositories/webhooks/SqlWebhookDeliveryRepository.js"
 import { SqlWebhookRepository } from "./repositories/webhooks/SqlWebhookRepository.js"
+import { SqlAutomationRepository } from "./repositories/automations/SqlAutomationRepository.js"
+import { SqlAutomationRunRepository } from "./repositories/automations/SqlAutomationRunRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
@@ -48,5 +50,7 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlEventOutbox,
   SqlWebhookRepository,
   SqlWebhookDeliveryRepository,
+  SqlAutomationRepository,
+  SqlAutomationRunRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

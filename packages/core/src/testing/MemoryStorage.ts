@@ -1,4 +1,8 @@
+import { AutomationRepository } from "../automations/AutomationRepository.js"
+import { AutomationRunRepository } from "../automations/AutomationRunRepository.js"
 import { EventOutbox } from "../events/EventOutbox.js"
+import { makeMemoryAutomationRepository } from "./memory/MemoryAutomationRepository.js"
+import { makeMemoryAutomationRunRepository } from "./memory/MemoryAutomationRunRepository.js"
 import { makeMemoryEventOutbox } from "./memory/MemoryEventOutbox.js"
 import { makeMemoryWebhookDeliveryRepository } from "./memory/MemoryWebhookDeliveryRepository.js"
 import { makeMemoryWebhookRepository } from "./memory/MemoryWebhookRepository.js"
@@ -73,7 +77,9 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(TransactionalMailRepository, makeMemoryTransactionalMailRepository(state)),
       Context.add(EventOutbox, makeMemoryEventOutbox(state)),
       Context.add(WebhookRepository, makeMemoryWebhookRepository(state)),
-      Context.add(WebhookDeliveryRepository, makeMemoryWebhookDeliveryRepository(state))
+      Context.add(WebhookDeliveryRepository, makeMemoryWebhookDeliveryRepository(state)),
+      Context.add(AutomationRepository, makeMemoryAutomationRepository(state)),
+      Context.add(AutomationRunRepository, makeMemoryAutomationRunRepository(state))
     )
   })
 )

@@ -1,5 +1,6 @@
 import { describe } from "@effect/vitest"
 import { apiTokenContract } from "./suite/apiTokenContract.js"
+import { automationContract } from "./suite/automationContract.js"
 import { campaignContract } from "./suite/campaignContract.js"
 import { campaignLinkContract } from "./suite/campaignLinkContract.js"
 import { campaignQueryContract } from "./suite/campaignQueryContract.js"
@@ -56,4 +57,5 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     importBatchRulesContract(makeStorage)
     eventsContract(makeStorage)
     webhookContract(makeStorage)
+    automationContract(makeStorage)
   })

@@ -9,6 +9,14 @@ import { WebhookTransport } from "../webhooks/WebhookTransport.js"
 import { WebhookDeliveryRepository } from "../webhooks/WebhookDeliveryRepository.js"
 import { WebhookRepository } from "../webhooks/WebhookRepository.js"
 import { Layer } from "effect"
+import { AutomationEntry } from "../automations/AutomationEntry.js"
+import type { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
+import type { AutomationRepository } from "../automations/AutomationRepository.js"
+import { AutomationRunner } from "../automations/AutomationRunner.js"
+import type { AutomationRunRepository } from "../automations/AutomationRunRepository.js"
+import { Automations } from "../automations/Automations.js"
+import { AutomationTriggers } from "../automations/AutomationTriggers.js"
+import { StepEffects } from "../automations/StepEffects.js"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import type { CampaignRepository } from "../ports/CampaignRepository.js"
@@ -86,6 +94,9 @@ export type Storage =
   | EventOutbox
   | WebhookRepository
   | WebhookDeliveryRepository
+  | AutomationRepository
+  | AutomationRunRepository
+  | AutomationMailRepository
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -117,6 +128,7 @@ export type Mailroom =
   | EventRetention
   | Webhooks
   | ProviderFeedback
+  | Automations
 
 const support = Layer.mergeAll(
   FeedbackIntake.Default,
@@ -152,6 +164,7 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   EventRetention.Default,
   Webhooks.Default,
   ProviderFeedback.Default,
+  Automations.Default.pipe(Layer.provide(AutomationEntry.Default)),
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
 ).pipe(
   Layer.provide(support),
@@ -163,3 +176,16 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
 /** Outgoing webhook delivery (the dispatcher and the senders), given a store and the HTTP adapter's payloads and transport. */
 export const MailroomWebhooks: Layer.Layer<WebhookDispatcher | WebhookSender, never, Storage | WebhookPayloads | WebhookTransport> =
   Layer.mergeAll(WebhookDispatcher.Default, WebhookSender.Default).pipe(Layer.provide(EventConsumers.Default))
+
+/**
+ * Automation scheduling (the runner and the triggers), given a store, the Mailroom use cases it acts through and a
+ * WebhookTransport for webhook actions.
+ */
+export const MailroomAutomations: Layer.Layer<
+  AutomationRunner | AutomationTriggers,
+  never,
+  Storage | WebhookTransport | Subscribers | SubscriberActions
+> = Layer.mergeAll(AutomationRunner.Default, AutomationTriggers.Default).pipe(
+  Layer.provide(StepEffects.Default),
+  Layer.provide(Layer.mergeAll(AutomationEntry.Default, EventConsumers.Default, SubscriberTags.Default))
+)

@@ -104,6 +104,7 @@ const statements = ({ bool, pk }: ColumnTypes, no: string): ReadonlyArray<string
     halted_reason TEXT,
     updated_at TEXT NOT NULL
   )`,
+  `CREATE UNIQUE INDEX automation_runs_active ON automation_runs (automation_id, subscriber_id) WHERE state = 'active' AND run_id IS NULL`,
   `CREATE INDEX automation_runs_due ON automation_runs (next_run_at, id) WHERE state = 'active'`,
   `CREATE INDEX automation_runs_subscriber ON automation_runs (automation_id, subscriber_id, state)`,
   `CREATE INDEX automation_runs_action ON automation_runs (automation_id, action_uuid, state)`,

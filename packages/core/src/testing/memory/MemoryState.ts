@@ -17,6 +17,8 @@ import type { EventPosition } from "../../events/EventPosition.js"
 import type { NewEvent } from "../../events/NewEvent.js"
 import type { Webhook } from "../../webhooks/Webhook.js"
 import type { WebhookDelivery } from "../../webhooks/WebhookDelivery.js"
+import type { Automation } from "../../automations/Automation.js"
+import type { RunState } from "../../automations/AutomationStatus.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
 export interface MemoryTables {
@@ -38,6 +40,8 @@ export interface MemoryTables {
     readonly leaseOwner: string | null
     readonly retryAt: Date | null
     readonly deferredSince: Date | null
+    /** The automation run that queued it (unique with its automation mail). */
+    readonly automationRunId?: number | null
   }>
   readonly campaignLinks: Map<number, CampaignLink>
   readonly settings: Map<number, { readonly key: string; readonly value: string }>
@@ -66,6 +70,25 @@ export interface MemoryTables {
   readonly webhooks: Map<number, Webhook>
   /** Webhook deliveries with their lease. */
   readonly webhookDeliveries: Map<number, { readonly delivery: WebhookDelivery; readonly lockedUntil: Date | null; readonly leaseOwner: string | null }>
+  readonly automations: Map<number, Automation>
+  /** Subscribers' positions in automations: a run's first row has no `runId` (its own id is the run's key). */
+  readonly automationRuns: Map<number, {
+    readonly id: number
+    readonly automationId: number
+    readonly subscriberId: number
+    readonly runId: number | null
+    readonly actionUuid: string
+    readonly state: RunState
+    readonly enteredAt: Date
+    readonly arrivedAt: Date
+    /** When it is next due; a claim moves it to the lease's end. */
+    readonly nextRunAt: Date | null
+    readonly leaseOwner: string | null
+    readonly haltedReason: string | null
+    readonly updatedAt: Date
+  }>
+  /** Passes per action of an automation (one row per automation and action uuid). */
+  readonly automationActionCounts: Map<number, { readonly automationId: number; readonly actionUuid: string; readonly completed: number }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -96,7 +119,10 @@ export class MemoryState {
     events: new Map(),
     eventConsumers: new Map(),
     webhooks: new Map(),
-    webhookDeliveries: new Map()
+    webhookDeliveries: new Map(),
+    automations: new Map(),
+    automationRuns: new Map(),
+    automationActionCounts: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

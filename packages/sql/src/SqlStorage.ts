@@ -24,6 +24,7 @@ import { SqlEventOutbox } from "./events/SqlEventOutbox.js"
 import { SqlWebhookDeliveryRepository } from "./repositories/webhooks/SqlWebhookDeliveryRepository.js"
 import { SqlWebhookRepository } from "./repositories/webhooks/SqlWebhookRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
+import { SqlAutomationMailRepository } from "./repositories/automations/SqlAutomationMailRepository.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
 export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Layer.mergeAll(
@@ -48,5 +49,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlEventOutbox,
   SqlWebhookRepository,
   SqlWebhookDeliveryRepository,
+  SqlAutomationMailRepository,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

@@ -62,6 +62,11 @@ import { TransactionalTemplates } from "../transactional/TransactionalTemplates.
 import { TransactionalWakeup } from "../transactional/TransactionalWakeup.js"
 import { FeedbackIntake } from "../feedback/FeedbackIntake.js"
 import { ProviderFeedback } from "../feedback/ProviderFeedback.js"
+import type { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
+import { AutomationMailDelivery } from "../automations/AutomationMailDelivery.js"
+import { AutomationMails } from "../automations/AutomationMails.js"
+import { AutomationMailTestMails } from "../automations/AutomationMailTestMails.js"
+import { AutomationMailWakeup } from "../automations/AutomationMailWakeup.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -86,6 +91,7 @@ export type Storage =
   | EventOutbox
   | WebhookRepository
   | WebhookDeliveryRepository
+  | AutomationMailRepository
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -117,13 +123,17 @@ export type Mailroom =
   | EventRetention
   | Webhooks
   | ProviderFeedback
+  | AutomationMails
+  | AutomationMailDelivery
+  | AutomationMailWakeup
 
 const support = Layer.mergeAll(
   FeedbackIntake.Default,
   ConfirmationMails.Default,
   SubscriberTags.Default,
   SubscriberCriteriaResolver.Default,
-  CampaignTestMails.Default
+  CampaignTestMails.Default,
+  AutomationMailTestMails.Default
 )
 
 /** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage), a Mailer and a CsvParser. */
@@ -152,11 +162,14 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   EventRetention.Default,
   Webhooks.Default,
   ProviderFeedback.Default,
+  AutomationMails.Default,
+  AutomationMailDelivery.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
 ).pipe(
   Layer.provide(support),
   Layer.provide(BouncePolicy.Default),
   Layer.provide(TransactionalWakeup.Default),
+  Layer.provideMerge(AutomationMailWakeup.Default),
   Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default))
 )
 

@@ -17,6 +17,7 @@ import type { EventPosition } from "../../events/EventPosition.js"
 import type { NewEvent } from "../../events/NewEvent.js"
 import type { Webhook } from "../../webhooks/Webhook.js"
 import type { WebhookDelivery } from "../../webhooks/WebhookDelivery.js"
+import type { AutomationMail } from "../../automations/AutomationMail.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
 export interface MemoryTables {
@@ -38,6 +39,8 @@ export interface MemoryTables {
     readonly leaseOwner: string | null
     readonly retryAt: Date | null
     readonly deferredSince: Date | null
+    /** The automation run that queued it (unique with its automation mail). */
+    readonly automationRunId?: number | null
   }>
   readonly campaignLinks: Map<number, CampaignLink>
   readonly settings: Map<number, { readonly key: string; readonly value: string }>
@@ -52,6 +55,7 @@ export interface MemoryTables {
   readonly bounces: Map<number, {
     readonly id: number
     readonly campaignId: number | null
+    readonly automationMailId?: number | null
     readonly sendId: number | null
     readonly subscriberId: number | null
     readonly email: string
@@ -66,6 +70,24 @@ export interface MemoryTables {
   readonly webhooks: Map<number, Webhook>
   /** Webhook deliveries with their lease. */
   readonly webhookDeliveries: Map<number, { readonly delivery: WebhookDelivery; readonly lockedUntil: Date | null; readonly leaseOwner: string | null }>
+  readonly automationMails: Map<number, AutomationMail>
+  /** Tracked links of automation mails with their click counts. */
+  readonly automationMailLinks: Map<number, {
+    readonly id: number
+    readonly automationMailId: number
+    readonly url: string
+    readonly clickCount: number
+    readonly uniqueClickCount: number
+  }>
+  readonly automationMailClicks: Map<number, { readonly sendId: number; readonly linkId: number; readonly clickCount: number }>
+  readonly automationMailUnsubscribes: Map<number, {
+    readonly id: number
+    readonly automationMailId: number
+    readonly sendId: number | null
+    readonly subscriberId: number
+    readonly email: string
+    readonly createdAt: Date
+  }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -96,7 +118,11 @@ export class MemoryState {
     events: new Map(),
     eventConsumers: new Map(),
     webhooks: new Map(),
-    webhookDeliveries: new Map()
+    webhookDeliveries: new Map(),
+    automationMails: new Map(),
+    automationMailLinks: new Map(),
+    automationMailClicks: new Map(),
+    automationMailUnsubscribes: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

@@ -16,6 +16,7 @@ import { TemplatesGroup } from "./groups/TemplatesGroup.js"
 import { FeedbackGroup } from "./feedback/FeedbackGroup.js"
 import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
+import { AutomationMailsGroup } from "./automations/AutomationMailsGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
 export class Api extends HttpApi.make("mailroom")
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SubscriberImportsGroup)
   .add(StatisticsGroup)
   .add(TransactionalGroup)
+  .add(AutomationMailsGroup)
   .add(WebhooksGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)

@@ -32,6 +32,7 @@ import { TemplatesLive } from "./handlers/TemplatesLive.js"
 import { FeedbackLive } from "./feedback/FeedbackLive.js"
 import { TransactionalLive } from "./transactional/TransactionalLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
+import { AutomationMailsLive } from "./automations/AutomationMailsLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -49,6 +50,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriberImportsLive,
     StatisticsLive,
     TransactionalLive,
+    AutomationMailsLive,
     WebhooksLive,
     TrackingLive,
     FeedbackLive

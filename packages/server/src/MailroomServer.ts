@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   AppUrl,
+  AutomationMailDelivery,
   BounceOptions,
   CampaignDelivery,
   DeliveryOptions,
@@ -30,22 +31,31 @@ import { storageFromUrl } from "./storageFromUrl.js"
 import { NodeWebhookTransport } from "./webhooks/nodeWebhookTransport.js"
 
 /** What the background loops need. */
-type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker | WebhookDispatcher | WebhookSender | EventRetention
+type Workers =
+  | JobWorker
+  | CampaignDelivery
+  | TransactionalDelivery
+  | AutomationMailDelivery
+  | ImportWorker
+  | WebhookDispatcher
+  | WebhookSender
+  | EventRetention
 
 /**
  * The background loops: durable jobs (confirmation and test mails), campaign delivery, transactional delivery (its
- * own loop, so a transactional mail never waits for a campaign slice), subscriber imports, outgoing webhooks (the
+ * own loop, so a transactional mail never waits for a campaign slice), automation mail delivery, subscriber imports, outgoing webhooks (the
  * dispatcher reading the outbox and the senders) and the outbox's retention.
  */
 export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const jobs = yield* JobWorker
   const delivery = yield* CampaignDelivery
   const transactional = yield* TransactionalDelivery
+  const automationMails = yield* AutomationMailDelivery
   const imports = yield* ImportWorker
   const dispatcher = yield* WebhookDispatcher
   const webhooks = yield* WebhookSender
   const retention = yield* EventRetention
-  return yield* Effect.raceAll([jobs.run, delivery.run, transactional.run, imports.run, dispatcher.run, webhooks.run, retention.run])
+  return yield* Effect.raceAll([jobs.run, delivery.run, transactional.run, automationMails.run, imports.run, dispatcher.run, webhooks.run, retention.run])
 })
 
 /** Runs the background workers for as long as the layer lives. */

@@ -73,7 +73,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Console.log("Worker running (jobs, campaign and transactional delivery, imports, webhooks)."), runWorkers)
+          Effect.zipRight(Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks)."), runWorkers)
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

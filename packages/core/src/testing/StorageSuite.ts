@@ -1,5 +1,6 @@
 import { describe } from "@effect/vitest"
 import { apiTokenContract } from "./suite/apiTokenContract.js"
+import { automationMailContract } from "./suite/automationMailContract.js"
 import { campaignContract } from "./suite/campaignContract.js"
 import { campaignLinkContract } from "./suite/campaignLinkContract.js"
 import { campaignQueryContract } from "./suite/campaignQueryContract.js"
@@ -48,6 +49,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     sendQueryContract(makeStorage)
     campaignLinkContract(makeStorage)
     transactionalContract(makeStorage)
+    automationMailContract(makeStorage)
     trackingContract(makeStorage)
     trackingQueryContract(makeStorage)
     settingsContract(makeStorage)

@@ -1,10 +1,17 @@
 import { Effect } from "effect"
 import type { AutomationMailRepository } from "../../automations/AutomationMailRepository.js"
+import type { Page } from "../../domain/CollectionQuery.js"
 import type { BounceRow, OpenRow, UnsubscribeRow } from "../../domain/Feedback.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
 import type { MemoryState } from "./MemoryState.js"
 
 type Statistics = Pick<AutomationMailRepository["Type"], "opens" | "clicks" | "unsubscribes" | "bounces">
+
+/** A page without the rows' ids (the SQL stores do not return them). */
+const withoutIds = <A extends { readonly id: number }>(page: Page<A>): Page<Omit<A, "id">> => ({
+  total: page.total,
+  items: page.items.map(({ id: _id, ...row }) => row)
+})
 
 /** An automation mail's opens, clicks, unsubscribes and bounces over the in-memory state, as the SQL stores page them. */
 export const memoryAutomationMailStatistics = (state: MemoryState): Statistics => {
@@ -23,7 +30,7 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
             firstOpenedAt: s.firstOpenedAt!,
             lastOpenedAt: s.lastOpenedAt!
           }))
-        return listPage(rows, query, {
+        return withoutIds(listPage(rows, query, {
           id: (r) => r.id,
           sorts: {
             email: (r) => r.subscriberEmail,
@@ -32,7 +39,7 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
             last_opened_at: (r) => r.lastOpenedAt
           },
           filters: { search: (r, value) => containsIgnoringCase(r.subscriberEmail, value) }
-        })
+        }))
       }),
     clicks: (id, query) =>
       Effect.sync(() =>
@@ -53,7 +60,7 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
             subscriberEmail: u.email,
             createdAt: u.createdAt
           }))
-        return listPage(rows, query, {
+        return withoutIds(listPage(rows, query, {
           id: (r) => r.id,
           sorts: { created_at: (r) => r.createdAt },
           filters: {
@@ -63,7 +70,7 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
                 .some((text) => containsIgnoringCase(text, value))
             }
           }
-        })
+        }))
       }),
     bounces: (id, query) =>
       Effect.sync(() => {
@@ -85,14 +92,14 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
             }
             : { ...existing, bounceCount: existing.bounceCount + 1 })
         }
-        return listPage(groups.values(), query, {
+        return withoutIds(listPage(groups.values(), query, {
           id: (r) => r.id,
           sorts: { email: (r) => r.subscriberEmail, bounce_count: (r) => r.bounceCount, created_at: (r) => r.createdAt },
           filters: {
             search: (r, value) => containsIgnoringCase(r.subscriberEmail, value),
             type: (r, value) => !["bounce", "soft_bounce", "complaint"].includes(value) || r.type === value
           }
-        })
+        }))
       })
   }
 }

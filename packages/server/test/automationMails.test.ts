@@ -267,5 +267,43 @@ describe.each(stores)("automation mails on %s", (store) => {
         const bounces = (yield* call("GET", `/api/automation-mails/${mail.uuid}/bounces`)).body
         expect(bounces.data).toEqual([expect.objectContaining({ subscriber_email: `dan@${domain}`, type: "bounce", bounce_count: 1 })])
       }))
+
+    it.effect("the web view of an automation mail is personal through the mail's own link, neutral otherwise, 404 before any mail went out", () =>
+      Effect.gen(function*() {
+        const { call, deliverAutomationMails, mails, queueAutomationSends, url } = yield* TestServer
+        const { domain, people } = yield* audience(["eve"])
+        const mail = (yield* call("POST", "/api/automation-mails", {
+          body: {
+            name: "Viewable",
+            subject: "For {{ subscriber.first_name | default: 'you' }}",
+            html: `<p>Hi {{ subscriber.first_name | default: "reader" }}</p><a href="{{ webviewUrl }}">Open in the browser</a>`
+          }
+        })).body.data
+        expect((yield* get(`${url}/webview/${mail.uuid}`)).status).toBe(404)
+        expect(yield* queueAutomationSends([{ mailUuid: mail.uuid, subscriberUuid: people["eve"]!, runId: Math.floor(Math.random() * 1e6) }])).toBe(1)
+        yield* deliverAutomationMails
+        const toEve = (yield* mails).find((m) => m.to.email === `eve@${domain}`)!
+        const personal = /href="(http:\/\/mailroom\.test\/webview\/[^"]+)"/.exec(toEve.html)![1]!.replace(APP_URL, url)
+        expect(personal).toMatch(new RegExp(`/webview/${mail.uuid}/[0-9a-f-]{36}/[A-Za-z0-9_-]+$`))
+        const page = yield* get(personal)
+        expect(page.status).toBe(200)
+        expect(page.text).toContain("<title>For eve</title>")
+        expect(page.text).toContain("<p>Hi eve</p>")
+        const neutral = yield* get(`${url}/webview/${mail.uuid}`)
+        expect(neutral.status).toBe(200)
+        expect(neutral.text).toContain("<p>Hi reader</p>")
+        expect((yield* get(personal.replace(/\/[A-Za-z0-9_-]+$/, "/AAAAAAAAAAAAAAAA"))).status).toBe(404)
+      }))
+
+    it.effect("the OpenAPI document describes every automation mail operation", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const paths = (yield* call("GET", "/api/openapi.json", { token: null })).body.paths
+        expect(Object.keys(paths["/api/automation-mails"]).sort()).toEqual(["get", "post"])
+        expect(Object.keys(paths["/api/automation-mails/{automationMail}"]).sort()).toEqual(["delete", "get", "put"])
+        for (const part of ["send-test", "opens", "clicks", "unsubscribes", "bounces"]) {
+          expect(paths[`/api/automation-mails/{automationMail}/${part}`], part).toBeDefined()
+        }
+      }))
   })
 })

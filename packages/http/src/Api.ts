@@ -17,6 +17,7 @@ import { FeedbackGroup } from "./feedback/FeedbackGroup.js"
 import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 import { AutomationsGroup } from "./automations/AutomationsGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
+import { AutomationMailsGroup } from "./automations/AutomationMailsGroup.js"
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
 export class Api extends HttpApi.make("mailroom")
@@ -33,6 +34,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(StatisticsGroup)
   .add(TransactionalGroup)
   .add(AutomationsGroup)
+  .add(AutomationMailsGroup)
   .add(WebhooksGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)

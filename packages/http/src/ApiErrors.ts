@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import {
+  AutomationMailInUse,
   AutomationNotTriggerable,
   CampaignConflict,
   CampaignNotSendable,
@@ -77,3 +78,6 @@ export const MalformedFeedbackError = messageError("MalformedFeedbackError", Mal
 
 /** 400 `{message}` when the trigger endpoint is called for an automation without a webhook trigger. */
 export const AutomationNotTriggerableError = messageError("AutomationNotTriggerableError", AutomationNotTriggerable, 400)
+
+/** 409 `{message}` when an automation mail to delete is sent by a started automation. */
+export const AutomationMailInUseError = messageError("AutomationMailInUseError", AutomationMailInUse, 409)

@@ -33,6 +33,7 @@ import { FeedbackLive } from "./feedback/FeedbackLive.js"
 import { TransactionalLive } from "./transactional/TransactionalLive.js"
 import { AutomationsLive } from "./automations/AutomationsLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
+import { AutomationMailsLive } from "./automations/AutomationMailsLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -51,6 +52,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     StatisticsLive,
     TransactionalLive,
     AutomationsLive,
+    AutomationMailsLive,
     WebhooksLive,
     TrackingLive,
     FeedbackLive

@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   AppUrl,
+  AutomationMailDelivery,
   BounceOptions,
   CampaignDelivery,
   DeliveryOptions,
@@ -33,17 +34,29 @@ import { storageFromUrl } from "./storageFromUrl.js"
 import { NodeWebhookTransport } from "./webhooks/nodeWebhookTransport.js"
 
 /** What the background loops need. */
-type Workers = JobWorker | CampaignDelivery | TransactionalDelivery | ImportWorker | WebhookDispatcher | WebhookSender | EventRetention | AutomationRunner | AutomationTriggers
+type Workers =
+  | JobWorker
+  | CampaignDelivery
+  | TransactionalDelivery
+  | AutomationMailDelivery
+  | ImportWorker
+  | WebhookDispatcher
+  | WebhookSender
+  | EventRetention
+  | AutomationRunner
+  | AutomationTriggers
 
 /**
  * The background loops: durable jobs (confirmation and test mails), campaign delivery, transactional delivery (its
- * own loop, so a transactional mail never waits for a campaign slice), subscriber imports, outgoing webhooks (the
- * dispatcher reading the outbox and the senders), the outbox's retention, and automations (triggers and the scheduler).
+ * own loop, so a transactional mail never waits for a campaign slice), automation mail delivery, subscriber imports,
+ * outgoing webhooks (the dispatcher reading the outbox and the senders), the outbox's retention, and automations (the
+ * triggers and the scheduler).
  */
 export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const jobs = yield* JobWorker
   const delivery = yield* CampaignDelivery
   const transactional = yield* TransactionalDelivery
+  const automationMails = yield* AutomationMailDelivery
   const imports = yield* ImportWorker
   const dispatcher = yield* WebhookDispatcher
   const webhooks = yield* WebhookSender
@@ -59,7 +72,8 @@ export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(funct
     webhooks.run,
     retention.run,
     automations.run,
-    triggers.run
+    triggers.run,
+    automationMails.run
   ])
 })
 

@@ -1,4 +1,4 @@
-import { Ability, type Mailroom, Tokens, type WebhookDispatcher, type WebhookSender } from "@mailroom/core"
+import { Ability, type AutomationRunner, type AutomationTriggers, type Mailroom, Tokens, type WebhookDispatcher, type WebhookSender } from "@mailroom/core"
 import { Console, Effect, Layer, Schema } from "effect"
 import { CliError } from "./CliError.js"
 import { dkimKeys, DkimSettings } from "./dkimKeys.js"
@@ -21,7 +21,7 @@ const usage = `Usage: mailroom <command>
 const option = (args: ReadonlyArray<string>, flag: string): Array<string> =>
   args.flatMap((arg, i) => (arg === flag && args[i + 1] !== undefined ? [args[i + 1]!] : arg.startsWith(`${flag}=`) ? [arg.slice(flag.length + 1)] : []))
 
-const withMailroom = <A, E>(config: ServerConfig, effect: Effect.Effect<A, E, Mailroom | WebhookDispatcher | WebhookSender>) =>
+const withMailroom = <A, E>(config: ServerConfig, effect: Effect.Effect<A, E, Mailroom | WebhookDispatcher | WebhookSender | AutomationRunner | AutomationTriggers>) =>
   Effect.scoped(Effect.provide(effect, MailroomFromConfig(config)))
 
 export { CliError }
@@ -73,7 +73,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Console.log("Worker running (jobs, campaign and transactional delivery, imports, webhooks, automations)."), runWorkers)
+          Effect.zipRight(Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations)."), runWorkers)
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

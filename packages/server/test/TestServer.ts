@@ -4,6 +4,11 @@ import { NodeHttpServer } from "@effect/platform-node"
 import {
   type Ability,
   AppUrl,
+  AutomationMailDelivery,
+  type AutomationMailId,
+  AutomationMailRepository,
+  type AutomationMailUuid,
+  AutomationMailWakeup,
   CampaignDelivery,
   type FeedbackChecks,
   FeedbackGate,
@@ -17,8 +22,13 @@ import {
   MailroomAutomations,
   AutomationRunner,
   AutomationTriggers,
+  newUuid,
+  type SendUuid,
   type Storage,
+  SubscriberRepository,
+  type SubscriberUuid,
   Tokens,
+  Transactor,
   TransactionalDelivery,
   WebhookDispatcher,
   WebhookSender
@@ -71,6 +81,15 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, {
   readonly deliver: Effect.Effect<number>
   /** Delivers every due transactional mail now; the number of outcomes recorded. */
   readonly deliverTransactional: Effect.Effect<number>
+  /** Delivers every due automation mail send now; the number of outcomes recorded. */
+  readonly deliverAutomationMails: Effect.Effect<number>
+  /**
+   * Queues sends of automation mails as the automation runner does (AutomationMailRepository.queueSends in a
+   * transaction, then AutomationMailWakeup.notify); how many were inserted.
+   */
+  readonly queueAutomationSends: (
+    sends: ReadonlyArray<{ readonly mailUuid: string; readonly subscriberUuid: string; readonly runId: number }>
+  ) => Effect.Effect<number>
   /** Turns recorded events into webhook deliveries and sends every delivery due now. */
   readonly dispatchWebhooks: Effect.Effect<void>
   /** Enrols subscribers from waiting events and due timed triggers, then runs every due automation step. */
@@ -118,6 +137,11 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       const delivery = yield* CampaignDelivery
       const imports = yield* ImportWorker
       const transactional = yield* TransactionalDelivery
+      const automationDelivery = yield* AutomationMailDelivery
+      const automationMails = yield* AutomationMailRepository
+      const automationWakeup = yield* AutomationMailWakeup
+      const subscribers = yield* SubscriberRepository
+      const { withTransaction } = yield* Transactor
       const dispatcher = yield* WebhookDispatcher
       const webhookSender = yield* WebhookSender
       const automationTriggers = yield* AutomationTriggers
@@ -155,6 +179,26 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
         runJobs: Effect.orDie(worker.drain()),
         deliver: Effect.orDie(delivery.drain()),
         deliverTransactional: Effect.orDie(transactional.drain()),
+        deliverAutomationMails: Effect.orDie(automationDelivery.drain()),
+        queueAutomationSends: (sends) =>
+          Effect.gen(function*() {
+            const queued = yield* Effect.forEach(sends, (send) =>
+              Effect.gen(function*() {
+                const mail = Option.getOrThrow(yield* automationMails.findByUuid(send.mailUuid as AutomationMailUuid))
+                const subscriber = Option.getOrThrow(yield* subscribers.findByUuid(send.subscriberUuid as SubscriberUuid))
+                return {
+                  uuid: newUuid() as SendUuid,
+                  mailId: mail.id as AutomationMailId,
+                  runId: send.runId,
+                  subscriberId: subscriber.id,
+                  email: subscriber.email
+                }
+              }))
+            const inserted = yield* withTransaction(Effect.flatMap(Effect.clockWith((clock) => clock.currentTimeMillis), (at) =>
+              automationMails.queueSends(queued, new Date(at))))
+            yield* automationWakeup.notify
+            return inserted
+          }).pipe(Effect.orDie),
         dispatchWebhooks: Effect.zipRight(dispatcher.drain, webhookSender.drain),
         runAutomations: Effect.orDie(Effect.zipRight(automationTriggers.drain(), automationRunner.drain())),
         runImports: Effect.orDie(imports.drain()),

@@ -11,6 +11,7 @@ export interface LeasedSend {
   readonly subscriberId: number | null
   readonly campaignId: number | null
   readonly transactionalMailId: number | null
+  readonly automationMailId: number | null
 }
 
 /**
@@ -31,5 +32,5 @@ export const leaseSends = (
       WHERE ${scope} AND sent_at IS NULL AND failed_at IS NULL
         AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
       ORDER BY id LIMIT ${options.limit} ${skipLocked}
-    ) RETURNING id, uuid, email, attempts, deferred_since, subscriber_id, campaign_id, transactional_mail_id`
+    ) RETURNING id, uuid, email, attempts, deferred_since, subscriber_id, campaign_id, transactional_mail_id, automation_mail_id`
 }

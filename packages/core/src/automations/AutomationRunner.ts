@@ -10,6 +10,7 @@ import { indexTree, type TreeNode } from "./actionTree.js"
 import type { Automation } from "./Automation.js"
 import type { AutomationMailUuid } from "./AutomationIds.js"
 import { AutomationMailRepository } from "./AutomationMailRepository.js"
+import { AutomationMailWakeup } from "./AutomationMailWakeup.js"
 import { AutomationOptions } from "./AutomationOptions.js"
 import { AutomationRepository } from "./AutomationRepository.js"
 import { AutomationRunRepository, type ClaimedRun, type Engagement, type SubscriberFacts } from "./AutomationRunRepository.js"
@@ -40,6 +41,7 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
     const mails = yield* AutomationMailRepository
     const transport = yield* WebhookTransport
     const effects = yield* StepEffects
+    const wakeup = yield* AutomationMailWakeup
     const { withTransaction } = yield* Transactor
     const options = yield* AutomationOptions
     const owner = newUuid()
@@ -159,10 +161,10 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
           plans.push({ ...plan, change: { _tag: "Halt", id: run.id, actionUuid: run.actionUuid, reason: "The webhook of the action failed for too long." } })
         } else plans.push({ ...plan, change: { _tag: "Recheck", id: run.id, nextRunAt: new Date(at.getTime() + 60_000) } })
       }
-      yield* withTransaction(Effect.gen(function*() {
+      const queued = yield* withTransaction(Effect.gen(function*() {
         const held = yield* runs.hold(plans.map((plan) => plan.change.id), owner)
         const mine = plans.filter((plan) => held.has(plan.change.id))
-        yield* effects.apply(mine.flatMap((plan) => plan.effects), at)
+        const mailed = yield* effects.apply(mine.flatMap((plan) => plan.effects), at)
         yield* runs.apply(mine.map((plan) => plan.change), mine.flatMap((plan) => plan.forks), at)
         const automationOf = new Map(claimed.map((run) => [run.id as number, run.automationId]))
         const passes = new Map<number, Map<string, number>>()
@@ -173,7 +175,10 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
           passes.set(automationId, counts)
         }
         for (const [automationId, counts] of passes) if (counts.size > 0) yield* automations.countPasses(automationId as Automation["id"], counts)
+        return mailed
       }))
+      // the mails are committed: this process's automation mail delivery takes them at once
+      if (queued > 0) yield* wakeup.notify
       return claimed.length
     })
 

@@ -1,19 +1,23 @@
 import { Schema } from "effect"
 import { CampaignId, SendId, SendUuid, SubscriberId } from "./Ids.js"
 import { TransactionalMailId } from "../transactional/TransactionalIds.js"
+import { AutomationMailId } from "../automations/AutomationIds.js"
 import { Timestamp } from "./Timestamp.js"
 
 const OptionalTime = Schema.NullOr(Timestamp)
 
 /**
  * One mail: of a campaign to one subscriber (frozen when the campaign is sent, then mailed once), or one delivery of a
- * transactional mail (to its recipients; `subscriberId` is the first To address's subscriber, if any).
+ * transactional mail (to its recipients; `subscriberId` is the first To address's subscriber, if any), or of an automation
+ * mail to one subscriber reaching a "send mail" action.
  */
 export class Send extends Schema.Class<Send>("Send")({
   id: SendId,
   uuid: SendUuid,
   campaignId: Schema.NullOr(CampaignId),
   transactionalMailId: Schema.NullOr(TransactionalMailId),
+  /** The automation mail this send delivers (one per subscriber per run of an automation). */
+  automationMailId: Schema.NullOr(AutomationMailId),
   subscriberId: Schema.NullOr(SubscriberId),
   /** The address when the send was created (kept when the subscriber is deleted). */
   email: Schema.String,

@@ -5,11 +5,12 @@ import type { CampaignId, EmailListId, SendId, SendUuid } from "../domain/Ids.js
 import type { SegmentRule } from "../domain/SegmentRule.js"
 import type { ClaimedSend, Send } from "../domain/Send.js"
 
-/** A send with the public ids of its campaign or transactional mail and subscriber (null when they are gone). */
+/** A send with the public ids of its campaign, transactional or automation mail and subscriber (null when they are gone). */
 export interface ListedSend {
   readonly send: Send
   readonly campaignUuid: string | null
   readonly transactionalMailUuid: string | null
+  readonly automationMailUuid: string | null
   readonly subscriberUuid: string | null
 }
 

@@ -26,6 +26,8 @@ export class TrackingRepository extends Context.Tag("@mailroom/TrackingRepositor
   /** Stores a bounce or complaint; true when it is the send's first bounce. */
   readonly recordBounce: (row: {
     readonly campaignId: CampaignId | null
+    /** The automation mail of the send, when it is one's. */
+    readonly automationMailId?: number | null
     readonly sendId: SendId | null
     readonly subscriberId: number | null
     readonly email: string

@@ -5,6 +5,8 @@ import { newUuid } from "../domain/Ids.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
 import type { MailError } from "../ports/Mailer.js"
 import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
+import type { AutomationMailId } from "../automations/AutomationIds.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { TrackingRepository } from "../ports/TrackingRepository.js"
@@ -21,6 +23,7 @@ export interface BounceReport {
     readonly campaignId: CampaignId | null
     readonly subscriberId: SubscriberId | null
     readonly transactionalMailId?: number | null
+    readonly automationMailId?: number | null
   } | null
   readonly at: Date
 }
@@ -52,6 +55,7 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
   effect: Effect.gen(function*() {
     const tracking = yield* TrackingRepository
     const campaigns = yield* CampaignRepository
+    const automationMails = yield* AutomationMailRepository
     const subscribers = yield* SubscriberRepository
     const suppressions = yield* SuppressionRepository
     const options = yield* BounceOptions
@@ -74,8 +78,10 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
     const apply = Effect.fn("BouncePolicy.apply")(function*(report: BounceReport) {
       const { at, email, send, type } = report
       const campaignId = send?.campaignId ?? null
+      const automationMailId = (send?.automationMailId ?? null) as AutomationMailId | null
       const first = yield* tracking.recordBounce({
         campaignId,
+        automationMailId,
         sendId: send?.id ?? null,
         subscriberId: send?.subscriberId ?? null,
         email,
@@ -83,6 +89,7 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
         at
       })
       if (first && campaignId !== null) yield* campaigns.addCounters(campaignId, { bounceCount: 1 }, at)
+      if (first && automationMailId !== null) yield* automationMails.addCounters(automationMailId, { bounceCount: 1 }, at)
       yield* recordMailEvent(
         type === "complaint" ? "mail.complained" : "mail.bounced",
         { id: send?.id ?? null, campaignId, subscriberId: send?.subscriberId ?? null, transactionalMailId: send?.transactionalMailId ?? null },
@@ -102,6 +109,10 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
       if (type === "complaint" && campaignId !== null && send?.subscriberId != null) {
         const fresh = yield* tracking.recordUnsubscribe({ campaignId, sendId: send.id, subscriberId: send.subscriberId, email, at })
         if (fresh) yield* campaigns.addCounters(campaignId, { unsubscribeCount: 1 }, at)
+      }
+      if (type === "complaint" && automationMailId !== null && send?.subscriberId != null) {
+        const fresh = yield* automationMails.recordUnsubscribe({ mailId: automationMailId, sendId: send.id, subscriberId: send.subscriberId, email, at })
+        if (fresh) yield* automationMails.addCounters(automationMailId, { unsubscribeCount: 1 }, at)
       }
       return true
     })

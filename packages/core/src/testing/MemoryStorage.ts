@@ -49,6 +49,8 @@ import { makeMemoryTransactionalMailRepository } from "./memory/MemoryTransactio
 import { makeMemoryTransactionalTemplateRepository } from "./memory/MemoryTransactionalTemplateRepository.js"
 import { TransactionalMailRepository } from "../transactional/TransactionalMailRepository.js"
 import { TransactionalTemplateRepository } from "../transactional/TransactionalTemplateRepository.js"
+import { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
+import { makeMemoryAutomationMailRepository } from "./memory/MemoryAutomationMailRepository.js"
 
 /** Every storage port, in memory: for tests and for embedding without a database. Each build starts empty. */
 export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
@@ -79,7 +81,8 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(WebhookRepository, makeMemoryWebhookRepository(state)),
       Context.add(WebhookDeliveryRepository, makeMemoryWebhookDeliveryRepository(state)),
       Context.add(AutomationRepository, makeMemoryAutomationRepository(state)),
-      Context.add(AutomationRunRepository, makeMemoryAutomationRunRepository(state))
+      Context.add(AutomationRunRepository, makeMemoryAutomationRunRepository(state)),
+      Context.add(AutomationMailRepository, makeMemoryAutomationMailRepository(state))
     )
   })
 )

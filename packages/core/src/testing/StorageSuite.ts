@@ -1,6 +1,7 @@
 import { describe } from "@effect/vitest"
 import { apiTokenContract } from "./suite/apiTokenContract.js"
 import { automationContract } from "./suite/automationContract.js"
+import { automationMailContract } from "./suite/automationMailContract.js"
 import { campaignContract } from "./suite/campaignContract.js"
 import { campaignLinkContract } from "./suite/campaignLinkContract.js"
 import { campaignQueryContract } from "./suite/campaignQueryContract.js"
@@ -49,6 +50,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     sendQueryContract(makeStorage)
     campaignLinkContract(makeStorage)
     transactionalContract(makeStorage)
+    automationMailContract(makeStorage)
     trackingContract(makeStorage)
     trackingQueryContract(makeStorage)
     settingsContract(makeStorage)

@@ -4,6 +4,8 @@ import { type MailError, Mailer } from "../ports/Mailer.js"
 import { JobQueue } from "../ports/JobQueue.js"
 import { CAMPAIGN_TEST_MAIL } from "./CampaignActions.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
+import { AUTOMATION_MAIL_TEST_MAIL } from "../automations/AutomationMails.js"
+import { AutomationMailTestMails } from "../automations/AutomationMailTestMails.js"
 import { CONFIRMATION_MAIL, ConfirmationMails } from "./ConfirmationMails.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
 import { now } from "./now.js"
@@ -27,11 +29,13 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
     const confirmations = yield* ConfirmationMails
     const mailer = yield* Mailer
     const testMails = yield* CampaignTestMails
+    const automationTestMails = yield* AutomationMailTestMails
     const problems = makeDeliveryProblems()
 
     const handlers: Record<string, (payload: unknown) => Effect.Effect<void, MailError, never>> = {
       [CONFIRMATION_MAIL]: (payload) => Effect.provideService(confirmations.deliver(payload), Mailer, mailer),
-      [CAMPAIGN_TEST_MAIL]: (payload) => Effect.provideService(testMails.deliver(payload), Mailer, mailer)
+      [CAMPAIGN_TEST_MAIL]: (payload) => Effect.provideService(testMails.deliver(payload), Mailer, mailer),
+      [AUTOMATION_MAIL_TEST_MAIL]: (payload) => Effect.provideService(automationTestMails.deliver(payload), Mailer, mailer)
     }
 
     const runJob = (job: Job) =>

@@ -10,7 +10,6 @@ import { WebhookDeliveryRepository } from "../webhooks/WebhookDeliveryRepository
 import { WebhookRepository } from "../webhooks/WebhookRepository.js"
 import { Layer } from "effect"
 import { AutomationEntry } from "../automations/AutomationEntry.js"
-import type { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
 import type { AutomationRepository } from "../automations/AutomationRepository.js"
 import { AutomationRunner } from "../automations/AutomationRunner.js"
 import type { AutomationRunRepository } from "../automations/AutomationRunRepository.js"
@@ -70,6 +69,11 @@ import { TransactionalTemplates } from "../transactional/TransactionalTemplates.
 import { TransactionalWakeup } from "../transactional/TransactionalWakeup.js"
 import { FeedbackIntake } from "../feedback/FeedbackIntake.js"
 import { ProviderFeedback } from "../feedback/ProviderFeedback.js"
+import type { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
+import { AutomationMailDelivery } from "../automations/AutomationMailDelivery.js"
+import { AutomationMails } from "../automations/AutomationMails.js"
+import { AutomationMailTestMails } from "../automations/AutomationMailTestMails.js"
+import { AutomationMailWakeup } from "../automations/AutomationMailWakeup.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -129,13 +133,17 @@ export type Mailroom =
   | Webhooks
   | ProviderFeedback
   | Automations
+  | AutomationMails
+  | AutomationMailDelivery
+  | AutomationMailWakeup
 
 const support = Layer.mergeAll(
   FeedbackIntake.Default,
   ConfirmationMails.Default,
   SubscriberTags.Default,
   SubscriberCriteriaResolver.Default,
-  CampaignTestMails.Default
+  CampaignTestMails.Default,
+  AutomationMailTestMails.Default
 )
 
 /** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage), a Mailer and a CsvParser. */
@@ -165,11 +173,14 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   Webhooks.Default,
   ProviderFeedback.Default,
   Automations.Default.pipe(Layer.provide(AutomationEntry.Default)),
+  AutomationMails.Default,
+  AutomationMailDelivery.Default,
   CampaignDelivery.Default.pipe(Layer.provide(CampaignActions.Default), Layer.provide(CampaignSender.Default))
 ).pipe(
   Layer.provide(support),
   Layer.provide(BouncePolicy.Default),
   Layer.provide(TransactionalWakeup.Default),
+  Layer.provideMerge(AutomationMailWakeup.Default),
   Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default))
 )
 
@@ -184,7 +195,7 @@ export const MailroomWebhooks: Layer.Layer<WebhookDispatcher | WebhookSender, ne
 export const MailroomAutomations: Layer.Layer<
   AutomationRunner | AutomationTriggers,
   never,
-  Storage | WebhookTransport | Subscribers | SubscriberActions
+  Storage | WebhookTransport | Subscribers | SubscriberActions | AutomationMailWakeup
 > = Layer.mergeAll(AutomationRunner.Default, AutomationTriggers.Default).pipe(
   Layer.provide(StepEffects.Default),
   Layer.provide(Layer.mergeAll(AutomationEntry.Default, EventConsumers.Default, SubscriberTags.Default))

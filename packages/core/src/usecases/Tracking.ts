@@ -20,6 +20,7 @@ import { mailScope, type Recipient } from "../sending/mailScope.js"
 import { type LinkPurpose, NO_SIGNATURES, PublicLinks } from "../sending/PublicLinks.js"
 import { parseTemplate, renderTemplate } from "../sending/TemplateEngine.js"
 import { makeMailEventRecorder } from "../events/recordMailEvent.js"
+import { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
 import { orNotFound } from "./lookup.js"
 import { signedSend } from "./signedSend.js"
 import { now } from "./now.js"
@@ -43,6 +44,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     const { withTransaction } = yield* Transactor
     const publicLinks = yield* PublicLinks
     const transactionalMails = yield* TransactionalMailRepository
+    const automationMails = yield* AutomationMailRepository
     const checkLink = signedSend(signer, sends)
     const recordMailEvent = yield* makeMailEventRecorder
 
@@ -56,9 +58,20 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         ({ send, signed }) => (signed ? Effect.succeed(send) : NotFound.of("Link"))
       )
 
-    /** With `add_subscriber_tags`, tags the subscriber `campaign-<uuid>-opened` or `-clicked` (system tags). */
+    /**
+     * With `add_subscriber_tags`, tags the subscriber `campaign-<uuid>-opened` or `-clicked` (system tags); for an
+     * automation mail `automation-mail-<uuid>-opened` or `-clicked`, in the subscriber's list.
+     */
     const tagSubscriber = (send: Send, event: "opened" | "clicked", at: Date) =>
       Effect.gen(function*() {
+        if (send.automationMailId !== null && send.subscriberId !== null) {
+          const mail = yield* automationMails.findById(send.automationMailId)
+          const subscriber = yield* subscribers.findById(send.subscriberId)
+          if (Option.isNone(mail) || !mail.value.addSubscriberTags || Option.isNone(subscriber)) return
+          const [tag] = yield* tags.ensure(subscriber.value.emailListId, [`automation-mail-${mail.value.uuid}-${event}`], "mailcoach", at)
+          if (tag !== undefined) yield* subscribers.addTags(send.subscriberId, [tag.id])
+          return
+        }
         if (send.campaignId === null || send.subscriberId === null) return
         const campaign = yield* campaigns.findById(send.campaignId)
         if (Option.isNone(campaign) || !campaign.value.addSubscriberTags || campaign.value.emailListId === null) return
@@ -71,6 +84,9 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         const { counted, first } = yield* tracking.recordOpen(send.id, at, OPEN_DEBOUNCE_MS)
         if (counted && send.campaignId !== null) {
           yield* campaigns.addCounters(send.campaignId, { openCount: 1, uniqueOpenCount: first ? 1 : 0 }, at)
+        }
+        if (counted && send.automationMailId !== null) {
+          yield* automationMails.addCounters(send.automationMailId, { openCount: 1, uniqueOpenCount: first ? 1 : 0 }, at)
         }
         if (counted) yield* recordMailEvent("mail.opened", send, at, { first })
         if (first) yield* tagSubscriber(send, "opened", at)
@@ -117,6 +133,29 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         return target
       })
 
+    /** A click on a tracked link of an automation mail's send: counted on the send, the link and the mail. */
+    const automationClick = (send: Send, linkId: number) =>
+      Effect.gen(function*() {
+        const link = yield* automationMails.findLink(linkId).pipe(orNotFound("Link"))
+        if (link.automationMailId !== send.automationMailId) return yield* NotFound.of("Link")
+        const mail = yield* automationMails.findById(link.automationMailId)
+        const filled = isPersonal(link.url) ? yield* Effect.either(fill(Option.some(send), Option.none())(link.url)) : null
+        const target = clickTarget(link.url, {
+          fill: () => (filled !== null && filled._tag === "Right" ? filled.right : ""),
+          utmCampaign: Option.isSome(mail) && mail.value.utmTags ? mail.value.name : null
+        })
+        if (target === null) return yield* NotFound.of("Link")
+        yield* withTransaction(Effect.gen(function*() {
+          const at = yield* now
+          const { firstForSend } = yield* automationMails.recordClick(send.id, link.id, at)
+          yield* automationMails.addCounters(link.automationMailId, { clickCount: 1, uniqueClickCount: firstForSend ? 1 : 0 }, at)
+          if (firstForSend) yield* tagSubscriber(send, "clicked", at)
+          yield* recordMailEvent("mail.clicked", send, at, { url: link.url })
+          if (send.openCount === 0) yield* countOpen(send, at)
+        }))
+        return target
+      })
+
     /**
      * Records a click (which implies an open) and returns where to redirect: the link as written, filled for the
      * send's subscriber when it is personal, with utm tags when the campaign adds them; NotFound for an unknown link.
@@ -127,6 +166,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       if (linkId === null) return yield* NotFound.of("Link")
       const sent = yield* verified("click", sendUuid, signature, !linkId.signed)
       if (Option.isSome(sent) && sent.value.transactionalMailId !== null) return yield* transactionalClick(sent.value, linkId.id)
+      if (Option.isSome(sent) && sent.value.automationMailId !== null) return yield* automationClick(sent.value, linkId.id)
       const link = yield* links.findById(linkId.id as CampaignLinkId).pipe(orNotFound("Link"))
       if (Option.isSome(sent) && sent.value.campaignId !== link.campaignId) return yield* NotFound.of("Link")
       const campaign = yield* campaigns.findById(link.campaignId)
@@ -170,7 +210,7 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       }
     })
 
-    /** Unsubscribes the send's subscriber and attributes it to the campaign once; repeats are harmless. */
+    /** Unsubscribes the send's subscriber and attributes it to the campaign or automation mail once; repeats are harmless. */
     const unsubscribeSend = (send: Send, at: Date) =>
       Effect.gen(function*() {
         if (send.subscriberId === null) return
@@ -178,6 +218,16 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         if (Option.isNone(subscriber)) return
         if (subscriberStatus(subscriber.value) === "subscribed") {
           yield* subscribers.update(subscriber.value, { ...subscriber.value, unsubscribedAt: at, updatedAt: at })
+        }
+        if (send.automationMailId !== null) {
+          const fresh = yield* automationMails.recordUnsubscribe({
+            mailId: send.automationMailId,
+            sendId: send.id,
+            subscriberId: subscriber.value.id,
+            email: send.email,
+            at
+          })
+          if (fresh) yield* automationMails.addCounters(send.automationMailId, { unsubscribeCount: 1 }, at)
         }
         if (send.campaignId === null) return
         const fresh = yield* tracking.recordUnsubscribe({

@@ -29,11 +29,13 @@ export const SendResource = Schema.Struct({
 }).annotations({ identifier: "Send" })
 
 /** Renders a send. */
-export const toSendResource = ({ campaignUuid, send, subscriberUuid, transactionalMailUuid }: ListedSend): typeof SendResource.Type => ({
+export const toSendResource = (
+  { automationMailUuid, campaignUuid, send, subscriberUuid, transactionalMailUuid }: ListedSend
+): typeof SendResource.Type => ({
   uuid: send.uuid,
   transport_message_id: send.transportMessageId,
   campaign_uuid: campaignUuid,
-  automation_mail_uuid: null,
+  automation_mail_uuid: automationMailUuid,
   transactional_mail_log_item_uuid: transactionalMailUuid,
   subscriber_uuid: subscriberUuid,
   subscriber_email: send.email,

@@ -22,6 +22,7 @@ const ListedRow = Schema.Struct({
   campaignUuid: Schema.NullOr(Schema.String),
   transactionalMailUuid: Schema.NullOr(Schema.String),
   transactionalMailStored: Schema.optional(Schema.NullOr(SqlBoolean)),
+  automationMailUuid: Schema.NullOr(Schema.String),
   subscriberUuid: Schema.NullOr(Schema.String)
 })
 const decodeListed = Schema.decodeUnknown(Schema.Array(ListedRow))
@@ -60,17 +61,21 @@ export const SqlSendRepository = Layer.effect(
         )
     })
     const listedSource = sql`(SELECT s.*, c.uuid AS campaign_uuid, t.uuid AS transactional_mail_uuid,
-                              t.stored AS transactional_mail_stored, sub.uuid AS subscriber_uuid
+                              t.stored AS transactional_mail_stored, a.uuid AS automation_mail_uuid, sub.uuid AS subscriber_uuid
                               FROM sends s
                               LEFT JOIN campaigns c ON c.id = s.campaign_id
                               LEFT JOIN transactional_mails t ON t.id = s.transactional_mail_id
+                              LEFT JOIN automation_mails a ON a.id = s.automation_mail_id
                               LEFT JOIN subscribers sub ON sub.id = s.subscriber_id) listed`
     const toListed = (rows: ReadonlyArray<unknown>) =>
       Effect.map(decodeListed(rows), (decoded) =>
-        decoded.map(({ campaignUuid, subscriberUuid, transactionalMailStored: _stored, transactionalMailUuid, ...send }): ListedSend => ({
+        decoded.map((
+          { automationMailUuid, campaignUuid, subscriberUuid, transactionalMailStored: _stored, transactionalMailUuid, ...send }
+        ): ListedSend => ({
           send: new Send(send, true),
           campaignUuid,
           transactionalMailUuid,
+          automationMailUuid,
           subscriberUuid
         })))
 
@@ -208,7 +213,7 @@ export const SqlSendRepository = Layer.effect(
             ...(f.transactional_mail_log_item_uuid === undefined
               ? []
               : [sql`transactional_mail_uuid = ${uuid(f.transactional_mail_log_item_uuid)}`]),
-            ...(f.automation_mail_uuid === undefined ? [] : [sql`1 = 0`])
+            ...(f.automation_mail_uuid === undefined ? [] : [sql`automation_mail_uuid = ${uuid(f.automation_mail_uuid)}`])
           ]
           const order = orderClause({ sent_at: "sent_at" }, ["sent_at"], query.sort)
           const { rows, total } = yield* selectRows(sql, listedSource, conditions, order, query)

@@ -85,12 +85,20 @@ export const SqlTrackingRepository = Layer.effect(
         sql`INSERT INTO campaign_unsubscribes ${
           sql.insert({ campaignId, sendId, subscriberId, email, createdAt: at.toISOString() })
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-      recordBounce: ({ at, campaignId, email, sendId, subscriberId, type }) =>
+      recordBounce: ({ at, automationMailId, campaignId, email, sendId, subscriberId, type }) =>
         Effect.gen(function*() {
           const earlier = sendId === null
             ? []
             : yield* sql`SELECT id FROM bounces WHERE send_id = ${sendId} LIMIT 1`
-          yield* sql`INSERT INTO bounces ${sql.insert({ campaignId, sendId, subscriberId, email, type, createdAt: at.toISOString() })}`
+          yield* sql`INSERT INTO bounces ${sql.insert({
+            campaignId,
+            automationMailId: automationMailId ?? null,
+            sendId,
+            subscriberId,
+            email,
+            type,
+            createdAt: at.toISOString()
+          })}`
           return sendId !== null && earlier.length === 0
         }).pipe(Effect.orDie),
       softBounceStreak: (email) =>

@@ -22,6 +22,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
     transactionalMailUuid: send.transactionalMailId === null
       ? null
       : state.tables.transactionalMails.get(send.transactionalMailId)?.uuid ?? null,
+    automationMailUuid: send.automationMailId === null ? null : state.tables.automationMails.get(send.automationMailId)?.uuid ?? null,
     subscriberUuid: send.subscriberId === null ? null : state.tables.subscribers.get(send.subscriberId)?.uuid ?? null
   })
   type Lease = { lockedUntil?: Date | null; leaseOwner?: string | null; retryAt?: Date | null; deferredSince?: Date | null }
@@ -171,7 +172,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
           filters: {
             subscriber_uuid: (l, value) => l.subscriberUuid === value.trim().toLowerCase(),
             campaign_uuid: (l, value) => l.campaignUuid === value.trim().toLowerCase(),
-            automation_mail_uuid: () => false,
+            automation_mail_uuid: (l, value) => l.automationMailUuid === value.trim().toLowerCase(),
             transactional_mail_log_item_uuid: (l, value) => l.transactionalMailUuid === value.trim().toLowerCase()
           }
         })

@@ -19,6 +19,7 @@ import type { Webhook } from "../../webhooks/Webhook.js"
 import type { WebhookDelivery } from "../../webhooks/WebhookDelivery.js"
 import type { Automation } from "../../automations/Automation.js"
 import type { RunState } from "../../automations/AutomationStatus.js"
+import type { AutomationMail } from "../../automations/AutomationMail.js"
 
 /** Every table of the in-memory store. Rows are immutable values, so a snapshot is a shallow copy of each map. */
 export interface MemoryTables {
@@ -56,6 +57,7 @@ export interface MemoryTables {
   readonly bounces: Map<number, {
     readonly id: number
     readonly campaignId: number | null
+    readonly automationMailId?: number | null
     readonly sendId: number | null
     readonly subscriberId: number | null
     readonly email: string
@@ -89,6 +91,24 @@ export interface MemoryTables {
   }>
   /** Passes per action of an automation (one row per automation and action uuid). */
   readonly automationActionCounts: Map<number, { readonly automationId: number; readonly actionUuid: string; readonly completed: number }>
+  readonly automationMails: Map<number, AutomationMail>
+  /** Tracked links of automation mails with their click counts. */
+  readonly automationMailLinks: Map<number, {
+    readonly id: number
+    readonly automationMailId: number
+    readonly url: string
+    readonly clickCount: number
+    readonly uniqueClickCount: number
+  }>
+  readonly automationMailClicks: Map<number, { readonly sendId: number; readonly linkId: number; readonly clickCount: number }>
+  readonly automationMailUnsubscribes: Map<number, {
+    readonly id: number
+    readonly automationMailId: number
+    readonly sendId: number | null
+    readonly subscriberId: number
+    readonly email: string
+    readonly createdAt: Date
+  }>
 }
 
 /** The mutable state behind the in-memory store: its tables and the last id handed out per table. */
@@ -122,7 +142,11 @@ export class MemoryState {
     webhookDeliveries: new Map(),
     automations: new Map(),
     automationRuns: new Map(),
-    automationActionCounts: new Map()
+    automationActionCounts: new Map(),
+    automationMails: new Map(),
+    automationMailLinks: new Map(),
+    automationMailClicks: new Map(),
+    automationMailUnsubscribes: new Map()
   }
   private readonly sequences = new Map<keyof MemoryTables, number>()
 

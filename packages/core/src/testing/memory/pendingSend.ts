@@ -3,7 +3,7 @@ import type { MemoryTables } from "./MemoryState.js"
 
 /** A new send row as the stores create one: pending, unleased, never tried, nothing counted. */
 export const pendingSend = (
-  fields: Pick<Send, "id" | "uuid" | "campaignId" | "transactionalMailId" | "subscriberId" | "email">,
+  fields: Pick<Send, "id" | "uuid" | "campaignId" | "transactionalMailId" | "subscriberId" | "email"> & Partial<Pick<Send, "automationMailId">>,
   at: Date
 ): MemoryTables["sends"] extends Map<number, infer Row> ? Row : never => ({
   lockedUntil: null,
@@ -11,6 +11,7 @@ export const pendingSend = (
   retryAt: null,
   deferredSince: null,
   send: new Send({
+    automationMailId: null,
     ...fields,
     transportMessageId: null,
     sentAt: null,

@@ -48,6 +48,7 @@ export const sendContract = (makeStorage: MakeStorage) =>
           uuid: frozen[0]!.uuid,
           campaignId: c.id,
           transactionalMailId: null,
+          automationMailId: null,
           subscriberId: a.id,
           email: "a@example.com",
           transportMessageId: null,
@@ -150,6 +151,7 @@ export const sendContract = (makeStorage: MakeStorage) =>
           send: first,
           campaignUuid: c.uuid,
           transactionalMailUuid: null,
+          automationMailUuid: null,
           subscriberUuid: ada!.uuid
         })
         expect(Option.getOrThrow(yield* sends.findByUuid(second!.uuid)).send).toEqual(second)

@@ -48,7 +48,7 @@ export const sendQueryContract = (makeStorage: MakeStorage) =>
         const all = yield* list()
         expect(all.total).toBe(4)
         expect(labels(all)).toEqual(["2b", "1b", "1a", "2a"])
-        expect(all.items[0]).toEqual({ send: yield* sendFor(secondB!), campaignUuid: second.uuid, transactionalMailUuid: null, subscriberUuid: b.uuid })
+        expect(all.items[0]).toEqual({ send: yield* sendFor(secondB!), campaignUuid: second.uuid, transactionalMailUuid: null, automationMailUuid: null, subscriberUuid: b.uuid })
         expect(labels(yield* list({ sort: "sent_at" }))).toEqual(["2a", "1a", "1b", "2b"])
         expect(labels(yield* list({ filters: { subscriber_uuid: a.uuid.toUpperCase() } }))).toEqual(["1a", "2a"])
         expect(labels(yield* list({ filters: { campaign_uuid: second.uuid } }))).toEqual(["2b", "2a"])

@@ -1,0 +1,82 @@
+import { basisPoints, formatTimestamp, type ListedAutomationMail } from "@mailroom/core"
+import { Schema } from "effect"
+
+const text = Schema.NullOr(Schema.String)
+
+/** An automation mail as the API returns it: its content and switches, and statistics shaped like a campaign's. */
+export const AutomationMailResource = Schema.Struct({
+  uuid: Schema.UUID,
+  name: Schema.String,
+  subject: text,
+  from_email: text,
+  from_name: text,
+  reply_to_email: text,
+  html: text,
+  template_uuid: text,
+  fields: Schema.Record({ key: Schema.String, value: Schema.String }),
+  email_html: text,
+  webview_html: text,
+  utm_tags: Schema.Boolean,
+  add_subscriber_tags: Schema.Boolean,
+  add_subscriber_link_tags: Schema.Boolean,
+  track_opens: Schema.Boolean,
+  track_clicks: Schema.Boolean,
+  sent_to_number_of_subscribers: Schema.String,
+  open_count: Schema.String,
+  unique_open_count: Schema.String,
+  open_rate: Schema.Number,
+  click_count: Schema.String,
+  unique_click_count: Schema.String,
+  click_rate: Schema.Number,
+  unsubscribe_count: Schema.String,
+  unsubscribe_rate: Schema.String,
+  bounce_count: Schema.String,
+  bounce_rate: Schema.String,
+  created_at: Schema.String,
+  updated_at: Schema.String
+}).annotations({ identifier: "AutomationMail" })
+
+/** Renders an automation mail (counts as strings, rates in basis points, as campaigns). */
+export const toAutomationMailResource = ({ mail, templateUuid }: ListedAutomationMail): typeof AutomationMailResource.Type => {
+  const sent = mail.sentToNumberOfSubscribers
+  return {
+    uuid: mail.uuid,
+    name: mail.name,
+    subject: mail.subject,
+    from_email: mail.fromEmail,
+    from_name: mail.fromName,
+    reply_to_email: mail.replyToEmail,
+    html: mail.html,
+    template_uuid: templateUuid,
+    fields: mail.fields,
+    email_html: mail.emailHtml,
+    webview_html: mail.webviewHtml,
+    utm_tags: mail.utmTags,
+    add_subscriber_tags: mail.addSubscriberTags,
+    add_subscriber_link_tags: mail.addSubscriberLinkTags,
+    track_opens: mail.trackOpens,
+    track_clicks: mail.trackClicks,
+    sent_to_number_of_subscribers: String(sent),
+    open_count: String(mail.openCount),
+    unique_open_count: String(mail.uniqueOpenCount),
+    open_rate: basisPoints(mail.uniqueOpenCount, sent),
+    click_count: String(mail.clickCount),
+    unique_click_count: String(mail.uniqueClickCount),
+    click_rate: basisPoints(mail.uniqueClickCount, sent),
+    unsubscribe_count: String(mail.unsubscribeCount),
+    unsubscribe_rate: String(basisPoints(mail.unsubscribeCount, sent)),
+    bounce_count: String(mail.bounceCount),
+    bounce_rate: String(basisPoints(mail.bounceCount, sent)),
+    created_at: formatTimestamp(mail.createdAt),
+    updated_at: formatTimestamp(mail.updatedAt)
+  }
+}
+
+/** An unsubscribe attributed to an automation mail. */
+export const AutomationMailUnsubscribeResource = Schema.Struct({
+  automation_mail_uuid: Schema.String,
+  subscriber_id: Schema.Int,
+  subscriber_uuid: Schema.NullOr(Schema.String),
+  subscriber_email: Schema.String,
+  created_at: Schema.String
+}).annotations({ identifier: "AutomationMailUnsubscribe" })

@@ -16,6 +16,9 @@ import { nextDay, nextOccurrence, startOfDay } from "./waitUntil.js"
 /** The consumer name of the automation triggers in the outbox. */
 export const AUTOMATION_CONSUMER = "automations"
 
+/** Read from the first kept event: an automation's start time, not the consumer's, decides which events enrol. */
+const CONSUME = { start: "beginning" } as const
+
 /** Whether an event enrols its subscriber in the automation (its list, its trigger, and not older than its start). */
 const enrols = (automation: Automation, event: DomainEvent): boolean => {
   const trigger = automation.trigger
@@ -120,13 +123,13 @@ export class AutomationTriggers extends Effect.Service<AutomationTriggers>()("@m
 
     /** Handles every waiting event and due timed trigger now (tests and tools). */
     const drain = Effect.fn("AutomationTriggers.drain")(function*() {
-      yield* consumers.drain(AUTOMATION_CONSUMER, handle)
+      yield* consumers.drain(AUTOMATION_CONSUMER, handle, CONSUME)
       yield* tick()
     })
 
     /** Consumes events and runs timed triggers forever. */
     const run = Effect.zipRight(
-      Effect.fork(consumers.run(AUTOMATION_CONSUMER, handle)),
+      Effect.fork(consumers.run(AUTOMATION_CONSUMER, handle, CONSUME)),
       pollForever("Automation triggers", Effect.as(tick(), Duration.seconds(5)), Duration.seconds(5))
     ) as Effect.Effect<never>
 

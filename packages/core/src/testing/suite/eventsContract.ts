@@ -16,10 +16,22 @@ import { importFixtures } from "./importFixtures.js"
 import { changesOf } from "./subscriberFixtures.js"
 
 /** The events recorded so far, as `type subscriber-id [detail]` lines. */
+/**
+ * Every event readable now. On Postgres a read sees only transactions older than the oldest one running, so while
+ * another connection (a test in another file) holds a transaction open, the latest events wait: read until the count
+ * stops growing for 150 ms of real time (2 s at most).
+ */
 const recorded = Effect.gen(function*() {
   const outbox = yield* EventOutbox
-  const batch = yield* outbox.read(START, 1_000)
-  return batch.events
+  const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+  let events = (yield* outbox.read(START, 1_000)).events
+  for (let stable = 0, tries = 0; stable < 3 && tries < 40; tries++) {
+    yield* pause
+    const again = (yield* outbox.read(START, 1_000)).events
+    stable = again.length === events.length ? stable + 1 : 0
+    events = again
+  }
+  return events
 })
 const line = (event: DomainEvent) =>
   [event.type, event.subscriberId ?? "-", ...(event.data?.["tag"] === undefined ? [] : [String(event.data["tag"])])].join(" ")

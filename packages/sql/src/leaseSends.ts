@@ -22,13 +22,18 @@ export interface LeasedSend {
 export const leaseSends = (
   sql: SqlClient.SqlClient,
   scope: Statement.Fragment,
-  options: { readonly now: Date; readonly leaseUntil: Date; readonly limit: number; readonly owner: string }
+  options: { readonly now: Date; readonly leaseUntil: Date; readonly limit: number; readonly owner: string },
+  /** A partial index of the scope's pending sends for SQLite's planner to use (it prefers `sends_sent_at` otherwise). */
+  sqliteIndex?: string
 ): Effect.Effect<ReadonlyArray<LeasedSend>, unknown> => {
   const at = options.now.toISOString()
   const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+  const indexed = sqliteIndex === undefined
+    ? sql.literal("")
+    : sql.onDialectOrElse({ sqlite: () => sql.literal(`INDEXED BY ${sqliteIndex}`), orElse: () => sql.literal("") })
   return sql<LeasedSend>`UPDATE sends SET locked_until = ${options.leaseUntil.toISOString()}, lease_owner = ${options.owner}
     WHERE id IN (
-      SELECT id FROM sends
+      SELECT id FROM sends ${indexed}
       WHERE ${scope} AND sent_at IS NULL AND failed_at IS NULL
         AND (locked_until IS NULL OR locked_until < ${at}) AND (retry_at IS NULL OR retry_at <= ${at})
       ORDER BY id LIMIT ${options.limit} ${skipLocked}

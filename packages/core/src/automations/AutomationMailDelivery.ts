@@ -73,13 +73,14 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
     const leaseMillis = Duration.toMillis(options.lease)
     const retryForMillis = Duration.toMillis(options.retryFor)
     const compiled = new Map<string, Compiled>()
+    /** The mails of recent claims by id, read again only when a claim shows a newer version. */
+    const known = new Map<number, AutomationMail>()
 
     /** The mail compiled once per version and list (its links registered for click tracking); the reason when invalid. */
-    const compile = (mail: AutomationMail, list: AutomationSendList | null) =>
-      Effect.gen(function*() {
-        const key = `${mail.id}:${mail.updatedAt.getTime()}:${list?.id ?? 0}`
-        const cached = compiled.get(key)
-        if (cached !== undefined) return cached
+    const compile = (mail: AutomationMail, list: AutomationSendList | null): Effect.Effect<Compiled, string> => {
+      const key = `${mail.id}:${mail.updatedAt.getTime()}:${list?.id ?? 0}`
+      const cached = compiled.get(key)
+      return cached !== undefined ? Effect.succeed(cached) : Effect.gen(function*() {
         const html = translateLegacy(mail.emailHtml ?? mail.html ?? "")
         const tracked = mail.trackClicks ? yield* mails.ensureLinks(mail.id, trackableLinks(html)) : []
         const linkTokens = yield* signer.linkTokens(tracked)
@@ -102,9 +103,13 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
           mail: compiledMail,
           sendLayout: compiledMail.layout === null || mailer.prepare === undefined ? null : mailer.prepare(compiledMail.layout)
         }
+        // earlier versions of the mail are not sent again
+        const version = `${mail.id}:${mail.updatedAt.getTime()}:`
+        for (const old of compiled.keys()) if (old.startsWith(`${mail.id}:`) && !old.startsWith(version)) compiled.delete(old)
         compiled.set(key, result)
         return result
       })
+    }
 
     /** Mails one claimed send; its outcome (never fails: transport errors and broken content become outcomes). */
     const deliverOne = (claimed: Claimed): Effect.Effect<Outcome> =>
@@ -192,15 +197,19 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
           const at = yield* now
           const claimed = yield* mails.claim({ now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: room, owner })
           if (claimed.length > 0) {
-            const found = yield* mails.findByIds([...new Set(claimed.map((send) => send.mailId))])
-            const byId = new Map(found.map((mail) => [mail.id as number, mail]))
+            const stale = [...new Set(claimed.flatMap((send) =>
+              send.mailUpdatedAt === null || known.get(send.mailId)?.updatedAt.getTime() === send.mailUpdatedAt.getTime()
+                ? []
+                : [send.mailId]
+            ))]
+            if (stale.length > 0) for (const mail of yield* mails.findByIds(stale)) known.set(mail.id, mail)
             const suppressed = yield* suppressions.suppressedAmong(
               claimed.flatMap((send) => (send.subscriber === null ? [] : [normalizeEmail(send.subscriber.email)]))
             )
             yield* storage.ok
             return Option.some(claimed.map((send): Claimed => ({
               send,
-              mail: Option.fromNullable(byId.get(send.mailId)),
+              mail: send.mailUpdatedAt === null ? Option.none() : Option.fromNullable(known.get(send.mailId)),
               suppressed: send.subscriber !== null && suppressed.has(normalizeEmail(send.subscriber.email))
             })))
           }

@@ -38,6 +38,8 @@ export interface AutomationSendList {
 /** A pending send of an automation mail, claimed for delivery, with its subscriber and that subscriber's list. */
 export interface ClaimedAutomationSend extends ClaimedSend {
   readonly mailId: AutomationMailId
+  /** When the mail was last changed (its version, so that delivery reads it only when it changed); null when it is gone. */
+  readonly mailUpdatedAt: Date | null
   readonly list: AutomationSendList | null
 }
 

@@ -114,6 +114,7 @@ export const makeMemoryAutomationMailRepository = (state: MemoryState) => {
             attempts: r.send.attempts,
             deferredSince: r.deferredSince,
             mailId: r.send.automationMailId!,
+            mailUpdatedAt: rows().get(r.send.automationMailId!)?.updatedAt ?? null,
             subscriber: subscriber === undefined ? null : {
               id: r.send.subscriberId!,
               uuid: subscriber.uuid,

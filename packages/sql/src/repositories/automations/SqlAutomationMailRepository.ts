@@ -149,7 +149,12 @@ export const SqlAutomationMailRepository = Layer.effect(
         }).pipe(Effect.orDie),
       claim: ({ leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {
-          const claimed = yield* leaseSends(sql, sql`automation_mail_id IS NOT NULL`, { now, leaseUntil, limit, owner })
+          const claimed = yield* leaseSends(
+            sql,
+            sql`automation_mail_id IS NOT NULL`,
+            { now, leaseUntil, limit, owner },
+            "sends_automation_pending"
+          )
           const ids = [...new Set(claimed.flatMap((row) => (row.subscriberId === null ? [] : [row.subscriberId])))]
           const recipients = ids.length === 0 ? [] : yield* decodeRecipients(
             yield* sql`SELECT s.id, s.uuid, s.email, s.first_name, s.last_name, s.extra_attributes, s.status,
@@ -158,6 +163,10 @@ export const SqlAutomationMailRepository = Layer.effect(
                        FROM subscribers s JOIN email_lists l ON l.id = s.email_list_id WHERE s.id IN ${sql.in(ids)}`
           )
           const byId = new Map(recipients.map((r) => [r.id as number, r]))
+          const mailIds = [...new Set(claimed.map((row) => Number(row.automationMailId)))]
+          const versions = mailIds.length === 0 ? [] : yield* sql<{ readonly id: number; readonly updatedAt: string }>`
+            SELECT id, updated_at FROM automation_mails WHERE id IN ${sql.in(mailIds)}`
+          const versionOf = new Map(versions.map((v) => [Number(v.id), new Date(v.updatedAt)]))
           return [...claimed].sort((a, b) => a.id - b.id).map((row): ClaimedAutomationSend => {
             const r = row.subscriberId === null ? undefined : byId.get(row.subscriberId)
             return {
@@ -167,6 +176,7 @@ export const SqlAutomationMailRepository = Layer.effect(
               attempts: Number(row.attempts),
               deferredSince: row.deferredSince === null ? null : new Date(row.deferredSince),
               mailId: Number(row.automationMailId) as AutomationMailId,
+              mailUpdatedAt: versionOf.get(Number(row.automationMailId)) ?? null,
               subscriber: r === undefined ? null : {
                 id: r.id,
                 uuid: r.uuid,

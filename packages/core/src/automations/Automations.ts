@@ -66,9 +66,12 @@ export class Automations extends Effect.Service<Automations>()("@mailroom/Automa
     const changesOf = (input: AutomationInput, current: AutomationView | null, at: Date) =>
       Effect.gen(function*() {
         const actions = withUuids(input.actions ?? current?.automation.actions ?? [], newUuid)
+        // a list or segment not named keeps the stored one, even when it was deleted since (then nobody enters)
+        const keepList = input.emailListUuid === undefined && current !== null
+        const keepSegment = input.segmentUuid === undefined && current !== null
         const audience = yield* checkAutomation({
-          emailListUuid: input.emailListUuid === undefined ? current?.emailListUuid ?? null : input.emailListUuid,
-          segmentUuid: input.segmentUuid === undefined ? current?.segmentUuid ?? null : input.segmentUuid,
+          emailListUuid: keepList ? current!.emailListUuid : input.emailListUuid ?? null,
+          segmentUuid: keepSegment ? current!.segmentUuid : input.segmentUuid ?? null,
           actions: input.actions ?? []
         }).pipe(Effect.provide(context))
         const trigger = input.trigger === undefined ? current?.automation.trigger ?? null : input.trigger
@@ -76,8 +79,8 @@ export class Automations extends Effect.Service<Automations>()("@mailroom/Automa
         const triggerChanged = input.trigger !== undefined && JSON.stringify(trigger) !== JSON.stringify(current?.automation.trigger ?? null)
         return {
           name: input.name?.trim() ?? current?.automation.name ?? "",
-          emailListId: audience.emailListId,
-          segmentId: audience.segmentId,
+          emailListId: keepList ? current!.automation.emailListId : audience.emailListId,
+          segmentId: keepSegment ? current!.automation.segmentId : audience.segmentId,
           trigger,
           actions,
           repeatEnabled: input.repeatEnabled ?? current?.automation.repeatEnabled ?? false,

@@ -295,6 +295,23 @@ describe.each(stores)("automation mails on %s", (store) => {
         expect((yield* get(personal.replace(/\/[A-Za-z0-9_-]+$/, "/AAAAAAAAAAAAAAAA"))).status).toBe(404)
       }))
 
+    it.effect("a personal tracked link is filled for its subscriber, the mail and the subscriber's list when clicked", () =>
+      Effect.gen(function*() {
+        const { call, deliverAutomationMails, mails, queueAutomationSends, url } = yield* TestServer
+        const { domain, list, people } = yield* audience(["fay"])
+        const written = "https://example.org/p?e={{ subscriber.email }}&m={{ campaign.name }}&l={{ list.name }}"
+        const mail = (yield* call("POST", "/api/automation-mails", { body: { name: "Personal", html: `<p><a href="${written}">Yours</a></p>` } })).body.data
+        expect(yield* queueAutomationSends([{ mailUuid: mail.uuid, subscriberUuid: people["fay"]!, runId: Math.floor(Math.random() * 1e6) }])).toBe(1)
+        yield* deliverAutomationMails
+        const toFay = (yield* mails).find((m) => m.to.email === `fay@${domain}`)!
+        const click = /href="([^"]+\/t\/c\/[^"]+)"/.exec(toFay.html)![1]!.replace(APP_URL, url)
+        const r = yield* get(click)
+        expect(r.status).toBe(302)
+        expect(r.headers.get("location")).toBe(`https://example.org/p?e=fay@${domain}&m=Personal&l=${list.name}`)
+        const clicks = (yield* call("GET", `/api/automation-mails/${mail.uuid}/clicks`)).body.data
+        expect(clicks).toEqual([{ url: written, unique_click_count: 1, click_count: 1 }])
+      }))
+
     it.effect("the OpenAPI document describes every automation mail operation", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

@@ -1,7 +1,6 @@
 import { Effect, Option } from "effect"
 import type { FeedbackInput } from "../domain/Feedback.js"
-import type { Campaign } from "../domain/Campaign.js"
-import type { CampaignLinkId } from "../domain/Ids.js"
+import type { CampaignLinkId, EmailListId } from "../domain/Ids.js"
 import { NotFound } from "../errors/NotFound.js"
 import type { Send } from "../domain/Send.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
@@ -25,6 +24,13 @@ import { orNotFound } from "./lookup.js"
 import { signedSend } from "./signedSend.js"
 import { now } from "./now.js"
 import { UrlSigner } from "./UrlSigner.js"
+
+/** What a personal link may name of its mail: a campaign, or an automation mail (no list of its own). */
+interface LinkSource {
+  readonly uuid: string
+  readonly name: string
+  readonly emailListId: EmailListId | null
+}
 
 /** Opens closer together than this count once (mail clients and proxies fetch images repeatedly). */
 const OPEN_DEBOUNCE_MS = 5_000
@@ -99,12 +105,14 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
     })
 
     /** Fills a personal link as written with the send's subscriber, campaign and list (blank for an unknown send). */
-    const fill = (send: Option.Option<Send>, campaign: Option.Option<Campaign>) => (written: string) =>
+    const fill = (send: Option.Option<Send>, campaign: Option.Option<LinkSource>) => (written: string) =>
       Effect.gen(function*() {
         const subscriber = Option.isNone(send) || send.value.subscriberId === null
           ? Option.none()
           : yield* subscribers.findById(send.value.subscriberId)
-        const listId = Option.getOrNull(Option.flatMap(campaign, (c) => Option.fromNullable(c.emailListId)))
+        // an automation mail has no list of its own: its mails name their subscriber's
+        const listId = Option.getOrNull(Option.flatMap(campaign, (c) => Option.fromNullable(c.emailListId))) ??
+          Option.getOrNull(Option.map(subscriber, (s) => s.emailListId))
         const list = listId === null ? Option.none() : yield* lists.findById(listId)
         const scope = mailScope({
           campaign: Option.getOrNull(Option.map(campaign, (c) => ({ uuid: c.uuid, name: c.name }))),
@@ -139,7 +147,8 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         const link = yield* automationMails.findLink(linkId).pipe(orNotFound("Link"))
         if (link.automationMailId !== send.automationMailId) return yield* NotFound.of("Link")
         const mail = yield* automationMails.findById(link.automationMailId)
-        const filled = isPersonal(link.url) ? yield* Effect.either(fill(Option.some(send), Option.none())(link.url)) : null
+        const source = Option.map(mail, (m) => ({ uuid: m.uuid, name: m.name, emailListId: null }))
+        const filled = isPersonal(link.url) ? yield* Effect.either(fill(Option.some(send), source)(link.url)) : null
         const target = clickTarget(link.url, {
           fill: () => (filled !== null && filled._tag === "Right" ? filled.right : ""),
           utmCampaign: Option.isSome(mail) && mail.value.utmTags ? mail.value.name : null

@@ -12,10 +12,11 @@
  *    through the store's repository layer in this process, is timed `--ticks` (200) times, before and after ANALYZE,
  *    and the plan of its SQL is printed (EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on Postgres).
  * Usage: npm run bench:automations [-- --stores sqlite,postgres --subscribers 100000 --waiting 1000000 --ticks 200]
- *   (`--trace` adds positions moved, sends queued and sends recorded to the progress lines; `--waiting 0` skips part 2)
+ *   (`--pg-log` logs every statement of Mailroom's Postgres connections with its duration; `--trace` adds positions moved, sends queued and sends recorded to the progress lines; `--waiting 0` skips part 2)
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { readFileSync, rmSync } from "node:fs"
+import { readdirSync, readFileSync, rmSync } from "node:fs"
+import { cpus } from "node:os"
 import { setTimeout as sleep } from "node:timers/promises"
 import { SqlClient } from "@effect/sql"
 import { AutomationRunRepository } from "@mailroom/core"
@@ -78,6 +79,26 @@ const cpuSeconds = (pid: number | undefined): number => {
   }
 }
 
+/** CPU seconds used by the machine (all cores, busy time) and by every `postgres` process, from /proc (0 without). */
+const machineCpu = (): { busy: number; postgres: number } => {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number)
+    const busy = ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!
+    let postgres = 0
+    for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+        if (stat.includes(" (postgres) ")) postgres += cpuSeconds(Number(pid))
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return { busy: busy / 100, postgres }
+  } catch {
+    return { busy: 0, postgres: 0 }
+  }
+}
+
 /** Runs SQL through psql in the bench schema; its output. */
 const psql = (script: string): string =>
   execFileSync("psql", [PG_URL, "-qAt", "-v", "ON_ERROR_STOP=1", "-f", "-"], {
@@ -114,6 +135,16 @@ const prepare = async (store: "sqlite" | "postgres") => {
   process.env["PGOPTIONS"] = "-c client_min_messages=warning" // psql: no NOTICE per dropped table
   const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
   delete process.env["PGOPTIONS"]
+  if (store === "postgres" && PG_LOG) {
+    const url = new URL(databaseUrl)
+    url.searchParams.set("options", "-c search_path=bench -c log_min_duration_statement=0")
+    return { databaseUrl: url.toString(), ...await seedList(store, databaseUrl) }
+  }
+  return { databaseUrl, ...await seedList(store, databaseUrl) }
+}
+
+/** Creates the list and seeds it. */
+const seedList = async (store: "sqlite" | "postgres", databaseUrl: string) => {
   const server = await startServer(databaseUrl, PORT, { ...env, WORKERS: "false" })
   const list = await api("POST", "/api/email-lists", { name: "Bench", default_from_email: "news@example.com" }) as { id: number; uuid: string }
   await stopServer(server)
@@ -128,7 +159,7 @@ const prepare = async (store: "sqlite" | "postgres") => {
     psql(`${subscribeAll} VACUUM ANALYZE subscribers;`)
   }
   console.log(`${store}: ${SUBSCRIBERS} subscribers seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`)
-  return { databaseUrl, list }
+  return { list }
 }
 
 /** Positions in automation_runs (one automation in the store). */
@@ -152,6 +183,9 @@ const positionCounter = (store: "sqlite" | "postgres") => {
     close: () => void runtime.dispose()
   }
 }
+
+/** With `--pg-log`: Mailroom's Postgres connections log every statement with its duration (the server's log). */
+const PG_LOG = process.argv.includes("--pg-log")
 
 /** With `--trace`: positions moved past the first step, sends queued, sends recorded as sent (at each progress line). */
 const TRACE = process.argv.includes("--trace")
@@ -179,11 +213,21 @@ interface FirstStep {
   readonly listed: number
   readonly sinkCpuUsPerMail: number
   readonly cpu: ReadonlyArray<number>
+  /** Latency of GET /api/email-lists from a client polling every 100 ms meanwhile, ms. */
+  readonly apiP50: number
+  readonly apiMax: number
+  readonly apiResets: number
+  /** Share of the machine's cores busy from the start to the last mail. */
+  readonly machineBusy: number
+  /** CPU seconds of the Postgres server's processes over the same time (backends that exited meanwhile are missed). */
+  readonly postgresCpu: number
+  /** CPU seconds of every other process (not Mailroom's, the sink's, this bench's or Postgres'): other work on the machine. */
+  readonly otherCpu: number
   readonly rss: ReadonlyArray<number>
 }
 
 /** Part 1: the date trigger enrols every member; the first step's mails to the sink. */
-const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list: { readonly uuid: string }) => {
+const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list: { readonly uuid: string }, sinkPid: number | undefined) => {
   const server = await startServer(databaseUrl, PORT, env)
   const workers = store === "postgres" ? [startProcess("worker", databaseUrl, env), startProcess("worker", databaseUrl, env)] : []
   const counter = positionCounter(store)
@@ -209,6 +253,26 @@ const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list
     }) as { uuid: string }
     const before = await sink()
     const cpuBefore = [server, ...workers].map((p) => cpuSeconds(p.pid))
+    const machineBefore = machineCpu()
+    const sinkBefore = cpuSeconds(sinkPid)
+    const benchBefore = process.cpuUsage()
+    // an API client reading one list every 100 ms meanwhile: the server's responsiveness during the burst
+    const latencies: Array<number> = []
+    let probing = true
+    let resets = 0
+    const probe = (async () => {
+      while (probing) {
+        const sent = performance.now()
+        // a kept-alive socket the server closed meanwhile is reset: counted, and the request sent again
+        const ok = await call(PORT, "GET", "/api/email-lists?per_page=1").then(() => true, () => false)
+        if (!ok) {
+          resets++
+          continue
+        }
+        latencies.push(performance.now() - sent)
+        await sleep(100)
+      }
+    })()
     const start = performance.now()
     await api("POST", `/api/automations/${automation.uuid}/start`)
     let enrolFirst = 0
@@ -235,7 +299,14 @@ const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list
       }
       await sleep(50)
     }
+    probing = false
+    await probe
+    latencies.sort((a, b) => a - b)
     const cpu = [server, ...workers].map((p, i) => cpuSeconds(p.pid) - cpuBefore[i]!)
+    const machineAfter = machineCpu()
+    const sinkCpu = cpuSeconds(sinkPid) - sinkBefore
+    const benchUsage = process.cpuUsage(benchBefore)
+    const benchCpu = (benchUsage.user + benchUsage.system) / 1e6
     const done = await sink()
     await sleep(3_000) // nothing more should come: the next step is a day away
     const after = await sink()
@@ -252,6 +323,12 @@ const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list
       listed,
       sinkCpuUsPerMail: ((done.cpuMs - before.cpuMs) * 1000) / (done.messages - before.messages),
       cpu,
+      apiP50: percentile(latencies, 50),
+      apiMax: latencies[latencies.length - 1] ?? 0,
+      apiResets: resets,
+      machineBusy: (machineAfter.busy - machineBefore.busy) / ((lastMail - start) / 1000) / cpus().length,
+      postgresCpu: machineAfter.postgres - machineBefore.postgres,
+      otherCpu: machineAfter.busy - machineBefore.busy - (machineAfter.postgres - machineBefore.postgres) - cpu.reduce((a, b) => a + b, 0) - sinkCpu - benchCpu,
       rss: [server, ...workers].map((p) => peakRssMb(p.pid))
     }
     return result
@@ -352,13 +429,13 @@ try {
     const smtp = await startSink()
     try {
       const { databaseUrl, list } = await prepare(store)
-      const r = await firstStep(store, databaseUrl, list)
+      const r = await firstStep(store, databaseUrl, list, smtp.pid)
       const fromStart = SUBSCRIBERS / r.lastMailS
       const fromFirst = SUBSCRIBERS / (r.lastMailS - r.firstMailS)
       const row = `| ${store} | ${store === "sqlite" ? "serve (workers inside)" : "serve + 2 workers"} | ${SUBSCRIBERS} | ` +
         `${r.enrolFirstS.toFixed(1)} / ${r.enrolAllS.toFixed(1)} (${(r.enrolAllS - r.enrolFirstS).toFixed(1)}) | ${r.firstMailS.toFixed(1)} | ${r.lastMailS.toFixed(1)} | ` +
-        `${fromStart.toFixed(0)} | ${fromFirst.toFixed(0)} | ${r.mails} / ${r.recipients} / ${r.duplicates} / ${r.extra} | ${r.listed} | ` +
-        `${r.cpu.map((s) => s.toFixed(1)).join(" / ")} | ${r.rss.map((mb) => mb.toFixed(0)).join(" / ")} | ${r.sinkCpuUsPerMail.toFixed(0)} |`
+        `${fromStart.toFixed(0)} | ${fromFirst.toFixed(0)} | ${r.mails} / ${r.recipients} / ${r.duplicates} / ${r.extra} | ${r.listed} | ${r.apiP50.toFixed(0)} / ${r.apiMax.toFixed(0)}${r.apiResets > 0 ? ` (${r.apiResets} resets)` : ""} | ` +
+        `${r.cpu.map((s) => s.toFixed(1)).join(" / ")}${store === "postgres" ? ` / pg ${r.postgresCpu.toFixed(1)}` : ""} | ${(r.machineBusy * 100).toFixed(0)} % | ${r.otherCpu.toFixed(1)} | ${r.rss.map((mb) => mb.toFixed(0)).join(" / ")} | ${r.sinkCpuUsPerMail.toFixed(0)} |`
       console.log(row)
       firstRows.push(row)
     } finally {
@@ -385,8 +462,8 @@ try {
 }
 
 console.log(`\n${machine()}; sink = bench/send/sink.ts in its own process; ~30 KB mail of bench/send/html.ts.`)
-console.log("| store | processes | subscribers | enrolment: first / all positions after start, s (span) | first mail after start, s | last mail after start, s | mails/s from start | mails/s from first mail | mails / distinct recipients / duplicates / after the last | positions listed | CPU s (server / workers) | peak RSS MB | sink µs CPU per mail |")
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+console.log("| store | processes | subscribers | enrolment: first / all positions after start, s (span) | first mail after start, s | last mail after start, s | mails/s from start | mails/s from first mail | mails / distinct recipients / duplicates / after the last | positions listed | API ms p50 / max meanwhile | CPU s (server / workers / Postgres) | machine busy | other processes' CPU s | peak RSS MB | sink µs CPU per mail |")
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of firstRows) console.log(row)
 console.log("\n| store | active positions | due | statistics | ticks | p50 ms | p95 ms | max ms | claimed |")
 console.log("|---|---|---|---|---|---|---|---|---|")

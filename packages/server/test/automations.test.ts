@@ -6,7 +6,10 @@
  * flows run by the triggers and the scheduler as a client sees them: a welcome series mailing a personalised mail
  * listed among the sends, live per-action counts and positions, subscribers entering by API, CSV import and tag
  * changes, halting on unsubscribe and on a removed action, an automation mail in use that cannot be deleted, the
- * re-entry rules, a signed webhook action, subscribe-to-list, and condition branches.
+ * re-entry rules, a signed webhook action, subscribe-to-list, and condition branches. Also: confirmation before
+ * entry, segments (skipped, halted on leaving, deleted), date, daily and attribute-date triggers, splits, pause,
+ * halt and unsubscribe actions, repeated runs mailing again, duplicate and concurrent trigger calls, a webhook failing
+ * for a day, a condition rechecked in its window, and the unsubscribe link of an automation mail.
  *
  * Time passing (a wait's end, a condition's window) is simulated by running the triggers and the scheduler with an
  * Effect Clock set minutes ahead (`later`): the scheduler then sees those steps due exactly as it would at that time.
@@ -407,6 +410,7 @@ describe.each(stores)("automations on %s", (store) => {
         expect(sends.data[0]).toMatchObject({ automation_mail_uuid: mail, subscriber_uuid: ada, campaign_uuid: null, failed_at: null })
         expect(sends.data[0].sent_at).toMatch(TIMESTAMP)
         expect((yield* call("GET", `/api/sends?filter[subscriber_uuid]=${early}`)).body.meta.total).toBe(0)
+        expect((yield* call("GET", `/api/automation-mails/${mail}`)).body.data.sent_to_number_of_subscribers).toBe("1")
 
         expect(yield* countsOf(automation.uuid)).toEqual({
           [send]: { active: 0, completed: 1, halted: 0 },
@@ -693,6 +697,447 @@ describe.each(stores)("automations on %s", (store) => {
           [no]: { active: 0, completed: 1, halted: 0 },
           [after]: { active: 0, completed: 2, halted: 0 }
         })
+      }))
+
+    it.effect("subscribed trigger and confirmation: an unconfirmed subscriber enters only once confirmed", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const domain = `${unique("cf")}.example`
+        const created = yield* call("POST", "/api/email-lists", {
+          body: { name: unique("Confirm "), default_from_email: `news@${domain}`, requires_confirmation: true }
+        })
+        expectStatus(created, 201)
+        const list = { uuid: created.body.data.uuid as string, domain }
+        const automation = yield* create({ email_list_uuid: list.uuid, trigger: { type: "subscribed" }, actions: [{ type: "add_tags", tags: ["welcomed"] }] })
+        yield* start(automation.uuid)
+        const pending = yield* call("POST", `/api/email-lists/${list.uuid}/subscribers`, { body: { email: `una@${domain}` } })
+        expectStatus(pending, 201)
+        expect(pending.body.data.subscribed_at).toBeNull()
+        const direct = yield* subscribe(list, "dora")
+        expect((yield* enrolled(automation.uuid, 1)).map((p) => p.subscriber_uuid)).toEqual([direct])
+        expectStatus(yield* call("POST", `/api/subscribers/${pending.body.data.uuid}/confirm`), 204)
+        const both = yield* enrolled(automation.uuid, 2)
+        expect(both.map((p) => p.subscriber_uuid).sort()).toEqual([direct, pending.body.data.uuid].sort())
+        expect((yield* subscriber(pending.body.data.uuid)).tags).toEqual(["welcomed"])
+      }))
+
+    it.effect("a segment: the trigger skips non-members; a member who leaves the segment is halted at the next step", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada", { tags: ["member"] })
+        const bob = yield* subscribe(list, "bob", { tags: ["member"] })
+        const cy = yield* subscribe(list, "cy")
+        const seg = yield* call("POST", `/api/email-lists/${list.uuid}/segments`, { body: { name: unique("seg"), positive_tags: ["member"] } })
+        expectStatus(seg, 201)
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 5, unit: "minutes" }, { type: "add_tags", tags: ["done"] }], { segment_uuid: seg.body.data.uuid })
+        expect(automation.segment_uuid).toBe(seg.body.data.uuid)
+        const result = yield* trigger(automation.uuid, [ada, bob, cy])
+        expect(result.queued).toBe(2)
+        expect(result.skipped.map((s) => s.uuid)).toEqual([cy])
+        expectStatus(yield* call("DELETE", `/api/subscribers/${bob}/tags`, { body: { tags: ["member"] } }), 200)
+        yield* later(6)(runAutomations)
+        const where = Object.fromEntries((yield* positions(automation.uuid)).map((p) => [p.subscriber_uuid, p]))
+        expect(where[ada]).toMatchObject({ state: "completed" })
+        expect(where[bob]).toMatchObject({ state: "halted", action_uuid: automation.actions[0].uuid })
+        expect((yield* subscriber(bob)).tags).not.toContain("done")
+        const other = yield* aList
+        expectValidation(yield* call("POST", "/api/automations", { body: { name: "x", email_list_uuid: other.uuid, segment_uuid: seg.body.data.uuid } }), ["segment_uuid"])
+      }))
+
+    it.effect("a date trigger in the past enrols every subscribed member of the list once, when started", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const [ada, bob, cy] = [yield* subscribe(list, "ada"), yield* subscribe(list, "bob"), yield* subscribe(list, "cy")]
+        expectStatus(yield* call("POST", `/api/subscribers/${cy}/unsubscribe`), 204)
+        const badAt = yield* call("POST", "/api/automations", { body: { name: "x", trigger: { type: "date", at: "2020-01-01T00:00:00Z" } } })
+        expectValidation(badAt, [])
+        expect(Object.keys(badAt.body.errors).some((key) => key.startsWith("trigger")), badAt.text).toBe(true)
+        const automation = yield* create({
+          email_list_uuid: list.uuid,
+          trigger: { type: "date", at: "2020-01-01 00:00:00" },
+          actions: [{ type: "add_tags", tags: ["dated"] }]
+        })
+        expect(automation.trigger).toEqual({ type: "date", at: "2020-01-01 00:00:00", repeat: "none" })
+        yield* runAutomations
+        expect(yield* positions(automation.uuid)).toEqual([])
+        yield* start(automation.uuid)
+        yield* runAutomations
+        expect((yield* positions(automation.uuid)).map((p) => p.subscriber_uuid).sort()).toEqual([ada, bob].sort())
+        yield* later(60 * 24 * 2)(runAutomations)
+        expect(yield* positions(automation.uuid)).toHaveLength(2)
+        expect((yield* subscriber(cy)).tags).toEqual([])
+      }))
+
+    it.effect("a split runs both branches to their ends; the unsubscribe action unsubscribes and ends the run", () =>
+      Effect.gen(function*() {
+        const { runAutomations } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada")
+        const automation = yield* webhookFlow(list, [
+          { type: "add_tags", tags: ["before"] },
+          { type: "split", left: [{ type: "add_tags", tags: ["left"] }], right: [{ type: "add_tags", tags: ["right"] }, { type: "unsubscribe" }] }
+        ])
+        yield* trigger(automation.uuid, [ada])
+        yield* runAutomations
+        const shown = yield* subscriber(ada)
+        expect(shown.tags.sort()).toEqual(["before", "left", "right"])
+        expect(shown.unsubscribed_at).toMatch(TIMESTAMP)
+        const split = automation.actions[1]
+        const counts = yield* countsOf(automation.uuid)
+        expect(counts[split.uuid]).toEqual({ active: 0, completed: 1, halted: 0 })
+        expect(counts[split.left[0].uuid]).toEqual({ active: 0, completed: 1, halted: 0 })
+        expect(counts[split.right[0].uuid]).toEqual({ active: 0, completed: 1, halted: 0 })
+        expect(counts[split.right[1].uuid]).toEqual({ active: 0, completed: 1, halted: 0 })
+        expect((yield* positions(automation.uuid)).every((p) => p.state === "completed" && p.subscriber_uuid === ada)).toBe(true)
+      }))
+
+    it.effect("a paused automation keeps its subscribers where they are and runs nobody until started again", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada")
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 5, unit: "minutes" }, { type: "add_tags", tags: ["done"] }])
+        yield* trigger(automation.uuid, [ada])
+        expectStatus(yield* call("POST", `/api/automations/${automation.uuid}/pause`), 204)
+        yield* later(10)(runAutomations)
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "active", action_uuid: automation.actions[0].uuid })
+        expect((yield* subscriber(ada)).tags).toEqual([])
+        yield* start(automation.uuid)
+        yield* later(10)(runAutomations)
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "completed" })
+        expect((yield* subscriber(ada)).tags).toEqual(["done"])
+      }))
+
+    it.effect("a repeating automation sends its mail again on each run: one Send per run, never two in one run", () =>
+      Effect.gen(function*() {
+        const { call, deliverAutomationMails, mails, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada")
+        const mail = yield* aMail({ subject: "Again" })
+        const automation = yield* webhookFlow(list, [
+          { type: "send_mail", automation_mail_uuid: mail },
+          { type: "send_mail", automation_mail_uuid: mail }
+        ], { repeat_enabled: true, repeat_only_after_halt: false })
+        yield* trigger(automation.uuid, [ada])
+        yield* runAutomations
+        yield* deliverAutomationMails
+        expect((yield* call("GET", `/api/sends?filter[automation_mail_uuid]=${mail}`)).body.meta.total).toBe(1)
+        expect((yield* trigger(automation.uuid, [ada])).queued).toBe(1)
+        yield* runAutomations
+        yield* deliverAutomationMails
+        const sends = (yield* call("GET", `/api/sends?filter[automation_mail_uuid]=${mail}`)).body
+        expect(sends.meta.total).toBe(2)
+        expect(sends.data.every((s: { subscriber_uuid: string; sent_at: string | null }) => s.subscriber_uuid === ada && s.sent_at !== null)).toBe(true)
+        expect((yield* mails).filter((m) => m.to.email === `ada@${list.domain}`)).toHaveLength(2)
+      }))
+
+    it.effect("start checks the actions again: a mail deleted while paused makes start a 422 naming the action", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* aList
+        const mail = yield* aMail()
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 1, unit: "days" }, { type: "send_mail", automation_mail_uuid: mail }])
+        expectStatus(yield* call("POST", `/api/automations/${automation.uuid}/pause`), 204)
+        expectStatus(yield* call("DELETE", `/api/automation-mails/${mail}`), 204)
+        const refused = yield* call("POST", `/api/automations/${automation.uuid}/start`)
+        expectValidation(refused, ["actions.1.automation_mail_uuid"])
+        expect((yield* getAutomation(automation.uuid)).status).toBe("paused")
+      }))
+
+    it.effect("condition opened: opening the mail (its tracking pixel) takes the yes branch; not opening it, the no branch when the window ends", () =>
+      Effect.gen(function*() {
+        const { deliverAutomationMails, mails, runAutomations, url } = yield* TestServer
+        const list = yield* aList
+        const [ada, bob] = [yield* subscribe(list, "ada"), yield* subscribe(list, "bob")]
+        const mail = yield* aMail({ subject: "Open me", html: "<html><body><p>Hi</p></body></html>" })
+        const automation = yield* webhookFlow(list, [
+          { type: "send_mail", automation_mail_uuid: mail },
+          {
+            type: "condition",
+            condition: { type: "opened", automation_mail_uuid: mail },
+            window: { length: 1, unit: "days" },
+            yes: [{ type: "add_tags", tags: ["opened"] }],
+            no: [{ type: "add_tags", tags: ["ignored"] }]
+          }
+        ])
+        yield* trigger(automation.uuid, [ada, bob])
+        yield* runAutomations
+        yield* deliverAutomationMails
+        const toAda = (yield* mails).find((m) => m.to.email === `ada@${list.domain}`)!
+        const pixel = [...toAda.html.matchAll(/src="([^"]+)"/g)].map((m) => m[1]!).find((u) => u.includes("/t/o/"))
+        expect(pixel, toAda.html).toBeDefined()
+        const opened = yield* Effect.promise(() => fetch(pixel!.replace("http://mailroom.test", url)).then((r) => r.status))
+        expect(opened).toBe(200)
+        yield* later(20)(runAutomations)
+        expect((yield* subscriber(ada)).tags).toEqual(["opened"])
+        expect((yield* subscriber(bob)).tags).toEqual([])
+        yield* later(60 * 24 + 5)(runAutomations)
+        expect((yield* subscriber(bob)).tags).toEqual(["ignored"])
+        expect((yield* positions(automation.uuid)).map((p) => p.state)).toEqual(["completed", "completed"])
+      }))
+
+    it.effect("an attribute_date trigger enrols the members whose date (plus offset) is today", () =>
+      Effect.gen(function*() {
+        const { runAutomations } = yield* TestServer
+        const list = yield* aList
+        const today = new Date().toISOString().slice(0, 10)
+        const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+        const born = yield* subscribe(list, "born", { extra_attributes: { birthday: `1990-${today.slice(5)}` } })
+        const renewal = yield* subscribe(list, "renewal", { extra_attributes: { birthday: yesterday } })
+        yield* subscribe(list, "other", { extra_attributes: { birthday: "1990-01-01" === `1990-${today.slice(5)}` ? "1990-01-02" : "1990-01-01" } })
+        yield* subscribe(list, "none")
+        const yearly = yield* create({
+          email_list_uuid: list.uuid,
+          trigger: { type: "attribute_date", attribute: "birthday", yearly: true },
+          actions: [{ type: "add_tags", tags: ["birthday"] }]
+        })
+        const offset = yield* create({
+          email_list_uuid: list.uuid,
+          trigger: { type: "attribute_date", attribute: "birthday", offset_days: 1 },
+          actions: [{ type: "add_tags", tags: ["day-after"] }]
+        })
+        yield* start(yearly.uuid)
+        yield* start(offset.uuid)
+        yield* runAutomations
+        expect((yield* positions(yearly.uuid)).map((p) => p.subscriber_uuid)).toEqual([born])
+        expect((yield* positions(offset.uuid)).map((p) => p.subscriber_uuid)).toEqual([renewal])
+        expect((yield* subscriber(born)).tags).toEqual(["birthday"])
+      }))
+
+    it.effect("PUT of a started automation's trigger to a past date enrols the members; filters of the positions collection", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const [ada, bob] = [yield* subscribe(list, "ada"), yield* subscribe(list, "bob")]
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 1, unit: "days" }])
+        yield* runAutomations
+        expect(yield* positions(automation.uuid)).toEqual([])
+        const put = yield* call("PUT", `/api/automations/${automation.uuid}`, { body: { trigger: { type: "date", at: "2021-06-01 12:00:00" } } })
+        expectStatus(put, 200)
+        expect(put.body.data.status).toBe("started")
+        yield* runAutomations
+        const where = yield* positions(automation.uuid)
+        expect(where.map((p) => p.subscriber_uuid).sort()).toEqual([ada, bob].sort())
+        expect((yield* positions(automation.uuid, `&filter[subscriber_uuid]=${bob}`)).map((p) => p.subscriber_uuid)).toEqual([bob])
+        expect(yield* positions(automation.uuid, `&filter[action_uuid]=${automation.actions[0].uuid}`)).toHaveLength(2)
+        expect(yield* positions(automation.uuid, "&filter[state]=halted")).toEqual([])
+        expectMessageOnly(yield* call("GET", `/api/automations/${automation.uuid}/subscribers?sort=email`), 400)
+      }))
+
+    it.effect("the same subscriber named twice in one trigger call, or in concurrent calls, enters once", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* aList
+        const [ada, bob] = [yield* subscribe(list, "ada"), yield* subscribe(list, "bob")]
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 1, unit: "days" }])
+        const twice = yield* trigger(automation.uuid, [ada, ada])
+        expect(twice.queued).toBe(1)
+        expect(yield* positions(automation.uuid)).toHaveLength(1)
+        const replies = yield* Effect.all(
+          Array.from({ length: 8 }, () => call("POST", `/api/automations/${automation.uuid}/trigger`, { body: { subscribers: [bob] } })),
+          { concurrency: "unbounded" }
+        )
+        for (const r of replies) expectStatus(r, 200)
+        expect(replies.reduce((sum, r) => sum + r.body.data.queued, 0)).toBe(1)
+        const where = yield* positions(automation.uuid)
+        expect(where.map((p) => p.subscriber_uuid).sort()).toEqual([ada, bob].sort())
+      }))
+
+    it.effect("events from before the start do not enrol; a halt action halts the run where it stands", () =>
+      Effect.gen(function*() {
+        const list = yield* aList
+        const automation = yield* create({
+          email_list_uuid: list.uuid,
+          trigger: { type: "subscribed" },
+          actions: [{ type: "add_tags", tags: ["in"] }, { type: "halt" }, { type: "add_tags", tags: ["never"] }]
+        })
+        const early = yield* subscribe(list, "early")
+        yield* start(automation.uuid)
+        const late = yield* subscribe(list, "late")
+        const where = yield* enrolled(automation.uuid, 1)
+        expect(where.map((p) => [p.subscriber_uuid, p.state, p.action_uuid])).toEqual([[late, "halted", automation.actions[1].uuid]])
+        expect((yield* subscriber(late)).tags).toEqual(["in"])
+        expect((yield* subscriber(early)).tags).toEqual([])
+        const counts = yield* countsOf(automation.uuid)
+        expect(counts[automation.actions[0].uuid]).toEqual({ active: 0, completed: 1, halted: 0 })
+        expect(counts[automation.actions[1].uuid]).toEqual({ active: 0, completed: 0, halted: 1 })
+        expect(counts[automation.actions[2].uuid]).toEqual({ active: 0, completed: 0, halted: 0 })
+      }))
+
+    it.effect("a deleted subscriber is halted at the next step; deleting an automation with subscribers in it is 204", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const [ada, bob] = [yield* subscribe(list, "ada"), yield* subscribe(list, "bob")]
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 5, unit: "minutes" }, { type: "add_tags", tags: ["done"] }])
+        yield* trigger(automation.uuid, [ada, bob])
+        expectStatus(yield* call("DELETE", `/api/subscribers/${bob}`), 204)
+        yield* later(6)(runAutomations)
+        const counts = yield* countsOf(automation.uuid)
+        expect(counts[automation.actions[0].uuid]).toEqual({ active: 0, completed: 1, halted: 1 })
+        const where = yield* positions(automation.uuid)
+        expect(where.map((p) => p.state).sort()).toEqual(["completed", "halted"])
+        expect(where.find((p) => p.state === "completed").subscriber_uuid).toBe(ada)
+        const other = yield* webhookFlow(list, [{ type: "wait", length: 5, unit: "minutes" }])
+        yield* trigger(other.uuid, [ada])
+        expectStatus(yield* call("DELETE", `/api/automations/${other.uuid}`), 204)
+        yield* later(6)(runAutomations)
+        expectMessageOnly(yield* call("GET", `/api/automations/${other.uuid}/subscribers`), 404)
+        expect((yield* subscriber(ada)).tags).toEqual(["done"])
+      }))
+
+    it.scoped("a webhook action failing for more than a day halts its subscriber there", () =>
+      Effect.gen(function*() {
+        const { runAutomations } = yield* TestServer
+        const receiver = yield* webhookReceiver
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada")
+        const automation = yield* webhookFlow(list, [{ type: "webhook", url: receiver.url, secret: newSecret() }, { type: "add_tags", tags: ["hooked"] }])
+        receiver.answerNext(503, 503, 503)
+        yield* trigger(automation.uuid, [ada])
+        yield* runAutomations
+        yield* later(60 * 12)(runAutomations)
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "active", action_uuid: automation.actions[0].uuid })
+        yield* later(60 * 25)(runAutomations)
+        expect(receiver.received).toHaveLength(3)
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "halted", action_uuid: automation.actions[0].uuid })
+        expect((yield* countsOf(automation.uuid))[automation.actions[0].uuid]).toEqual({ active: 0, completed: 0, halted: 1 })
+        expect((yield* subscriber(ada)).tags).toEqual([])
+      }))
+
+    it.effect("repeat only after halt: a halted run lets the subscriber enter again, an active one does not", () =>
+      Effect.gen(function*() {
+        const { runAutomations } = yield* TestServer
+        const list = yield* aList
+        const [ada, bob] = [yield* subscribe(list, "ada", { tags: ["stop"] }), yield* subscribe(list, "bob")]
+        const automation = yield* webhookFlow(list, [{
+          type: "condition",
+          condition: { type: "has_tag", tag: "stop" },
+          window: { length: 1, unit: "days" },
+          yes: [{ type: "halt" }],
+          no: []
+        }], { repeat_enabled: true })
+        expect((yield* trigger(automation.uuid, [ada, bob])).queued).toBe(2)
+        yield* runAutomations
+        const where = Object.fromEntries((yield* positions(automation.uuid)).map((p) => [p.subscriber_uuid, p.state]))
+        expect(where).toEqual({ [ada]: "halted", [bob]: "active" })
+        const again = yield* trigger(automation.uuid, [ada, bob])
+        expect(again.queued).toBe(1)
+        expect(again.skipped.map((s) => s.uuid)).toEqual([bob])
+        expect((yield* positions(automation.uuid, `&filter[subscriber_uuid]=${ada}`)).map((p) => p.state).sort()).toEqual(["active", "halted"])
+      }))
+
+    it.effect("a daily date trigger enrols the members at each occurrence, again on the next day", () =>
+      Effect.gen(function*() {
+        const { runAutomations } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada")
+        const hourAgo = new Date(Date.now() - 60 * MINUTE).toISOString().replace("T", " ").slice(0, 19)
+        const automation = yield* create({
+          email_list_uuid: list.uuid,
+          trigger: { type: "date", at: hourAgo, repeat: "daily" },
+          actions: [{ type: "add_tags", tags: ["daily"] }]
+        })
+        yield* start(automation.uuid)
+        yield* runAutomations
+        expect(yield* positions(automation.uuid)).toEqual([])
+        yield* later(23 * 60 + 5)(runAutomations)
+        expect((yield* positions(automation.uuid)).map((p) => [p.subscriber_uuid, p.state])).toEqual([[ada, "completed"]])
+        yield* later(23 * 60 + 30)(runAutomations)
+        expect(yield* positions(automation.uuid)).toHaveLength(1)
+        yield* later(47 * 60 + 5)(runAutomations)
+        expect((yield* positions(automation.uuid)).map((p) => [p.subscriber_uuid, p.state])).toEqual([[ada, "completed"], [ada, "completed"]])
+      }))
+
+    it.effect("subscribed trigger with repeat after halt: unsubscribing halts the run, resubscribing enters again", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const automation = yield* create({
+          email_list_uuid: list.uuid,
+          trigger: { type: "subscribed" },
+          actions: [{ type: "wait", length: 5, unit: "minutes" }, { type: "add_tags", tags: ["done"] }],
+          repeat_enabled: true
+        })
+        yield* start(automation.uuid)
+        const ada = yield* subscribe(list, "ada")
+        yield* enrolled(automation.uuid, 1)
+        expectStatus(yield* call("POST", `/api/subscribers/${ada}/unsubscribe`), 204)
+        yield* later(6)(runAutomations)
+        expect((yield* positions(automation.uuid)).map((p) => p.state)).toEqual(["halted"])
+        expectStatus(yield* call("POST", `/api/subscribers/${ada}/resubscribe`), 204)
+        const both = yield* enrolled(automation.uuid, 2)
+        expect(both.map((p) => p.state).sort()).toEqual(["active", "halted"])
+        yield* later(6)(runAutomations)
+        expect((yield* positions(automation.uuid)).map((p) => p.state).sort()).toEqual(["completed", "halted"])
+        expect((yield* subscriber(ada)).tags).toEqual(["done"])
+      }))
+
+    it.effect("deleting the segment of an automation: nobody enters any more, and a PUT of only the name does not change that", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada", { tags: ["member"] })
+        const bob = yield* subscribe(list, "bob")
+        const seg = yield* call("POST", `/api/email-lists/${list.uuid}/segments`, { body: { name: unique("seg"), positive_tags: ["member"] } })
+        expectStatus(seg, 201)
+        const automation = yield* webhookFlow(list, [{ type: "wait", length: 1, unit: "days" }], { segment_uuid: seg.body.data.uuid })
+        expect((yield* trigger(automation.uuid, [bob])).queued).toBe(0)
+        expectStatus(yield* call("DELETE", `/api/email-lists/${list.uuid}/segments/${seg.body.data.uuid}`), 204)
+        expect((yield* trigger(automation.uuid, [ada])).queued).toBe(0)
+        const shown = (yield* getAutomation(automation.uuid)).segment_uuid
+        const renamed = yield* call("PUT", `/api/automations/${automation.uuid}`, { body: { name: "Renamed" } })
+        expectStatus(renamed, 200)
+        const afterPut = yield* trigger(automation.uuid, [bob])
+        expect(afterPut.queued, `bob entered after a PUT of the name only (GET showed segment_uuid ${JSON.stringify(shown)} before it)`).toBe(0)
+      }))
+
+    it.effect("a has_tag condition is checked again while its window is open: a tag added meanwhile takes the yes branch", () =>
+      Effect.gen(function*() {
+        const { call, runAutomations } = yield* TestServer
+        const list = yield* aList
+        const bob = yield* subscribe(list, "bob")
+        const automation = yield* webhookFlow(list, [{
+          type: "condition",
+          condition: { type: "has_tag", tag: "buyer" },
+          window: { length: 1, unit: "days" },
+          yes: [{ type: "add_tags", tags: ["thanked"] }],
+          no: [{ type: "add_tags", tags: ["nudged"] }]
+        }])
+        yield* trigger(automation.uuid, [bob])
+        yield* runAutomations
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "active", action_uuid: automation.actions[0].uuid })
+        expectStatus(yield* call("POST", `/api/subscribers/${bob}/tags`, { body: { tags: ["buyer"] } }), 200)
+        yield* later(16)(runAutomations)
+        expect((yield* subscriber(bob)).tags.sort()).toEqual(["buyer", "thanked"])
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "completed" })
+      }))
+
+    it.effect("unsubscribing through an automation mail's link unsubscribes from the list and halts the subscriber at the next step", () =>
+      Effect.gen(function*() {
+        const { deliverAutomationMails, mails, runAutomations, url } = yield* TestServer
+        const list = yield* aList
+        const ada = yield* subscribe(list, "ada")
+        const mail = yield* aMail({ html: "<p>Hi</p><a href=\"{{ unsubscribeUrl }}\">Unsubscribe</a>" })
+        const automation = yield* webhookFlow(list, [
+          { type: "send_mail", automation_mail_uuid: mail },
+          { type: "wait", length: 5, unit: "minutes" },
+          { type: "add_tags", tags: ["done"] }
+        ])
+        yield* trigger(automation.uuid, [ada])
+        yield* runAutomations
+        yield* deliverAutomationMails
+        const toAda = (yield* mails).find((m) => m.to.email === `ada@${list.domain}`)!
+        const link = /href="([^"]*\/u\/[^"]+)"/.exec(toAda.html)![1]!.replace("http://mailroom.test", url)
+        const status = yield* Effect.promise(() =>
+          fetch(link, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } }).then((r) => r.status))
+        expect(status).toBe(200)
+        expect((yield* subscriber(ada)).unsubscribed_at).toMatch(TIMESTAMP)
+        yield* later(6)(runAutomations)
+        expect((yield* positions(automation.uuid))[0]).toMatchObject({ state: "halted", action_uuid: automation.actions[1].uuid })
+        expect((yield* subscriber(ada)).tags).toEqual([])
       }))
   })
 })

@@ -167,7 +167,7 @@ export const SqlTransactionalMailRepository = Layer.effect(
         }).pipe(Effect.orDie),
       claim: ({ leaseUntil, limit, now, owner }) =>
         Effect.gen(function*() {
-          const rows = yield* leaseSends(sql, sql`transactional_mail_id IS NOT NULL`, { now, leaseUntil, limit, owner })
+          const rows = yield* leaseSends(sql, sql`transactional_mail_id IS NOT NULL`, { now, leaseUntil, limit, owner }, "sends_transactional_pending")
           return [...rows].sort((a, b) => a.id - b.id).map((row): ClaimedTransactionalSend => ({
             id: Number(row.id) as SendId,
             uuid: row.uuid as SendUuid,

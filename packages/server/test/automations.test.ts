@@ -934,6 +934,7 @@ describe.each(stores)("automations on %s", (store) => {
         const automation = yield* webhookFlow(list, [{ type: "wait", length: 1, unit: "days" }])
         const twice = yield* trigger(automation.uuid, [ada, ada])
         expect(twice.queued).toBe(1)
+        expect(twice.skipped).toEqual([{ uuid: ada, reason: "The subscriber is named more than once in this call." }])
         expect(yield* positions(automation.uuid)).toHaveLength(1)
         const replies = yield* Effect.all(
           Array.from({ length: 8 }, () => call("POST", `/api/automations/${automation.uuid}/trigger`, { body: { subscribers: [bob] } })),

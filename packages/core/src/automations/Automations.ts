@@ -185,15 +185,19 @@ export class Automations extends Effect.Service<Automations>()("@mailroom/Automa
         return yield* Effect.fail(ValidationError.fromErrors(Object.fromEntries(unknown.map((key) => [key, ["The selected subscriber is invalid."]]))))
       }
       const skipped: Array<{ uuid: string; reason: string }> = []
+      const named = new Set<number>()
       const candidates = found.flatMap((option) => {
         const subscriber = Option.getOrThrow(option)
-        const reason = automation.status !== "started"
+        const reason = named.has(subscriber.id)
+          ? "The subscriber is named more than once in this call."
+          : automation.status !== "started"
           ? "The automation is not started."
           : subscriber.emailListId !== automation.emailListId
           ? "The subscriber is not on the automation's email list."
           : subscriberStatus(subscriber) !== "subscribed"
           ? "The subscriber is not subscribed."
           : null
+        named.add(subscriber.id)
         if (reason !== null) skipped.push({ uuid: subscriber.uuid, reason })
         return reason === null ? [subscriber] : []
       })

@@ -5,14 +5,19 @@
  *    the enrolment (from `POST start` to all positions entered, polled in the database) and the rate at which the
  *    first step's mails reach the sink (from `POST start`, and from the first mail, to the last), checks that every
  *    subscriber got exactly one mail and that nothing more arrives. SQLite runs as `npm start` does (one `serve`
- *    process with its workers, default settings); Postgres runs `serve` and 2 `mailroom worker` processes.
+ *    process with its workers, default settings); Postgres runs `serve` and 2 `mailroom worker` processes. Meanwhile a
+ *    client reads `GET /api/email-lists` every 100 ms (the server's responsiveness during the burst), and the CPU
+ *    time of each process, of Postgres and of everything else on the machine is taken from /proc (other work on a
+ *    shared machine shows up in "other processes' CPU").
  * 2. Scheduler tick: with the servers stopped, `--waiting` (1,000,000) more positions are inserted into
  *    `automation_runs` (set-based: a recursive CTE on SQLite, generate_series on Postgres) for the started automation,
  *    active and due a day ahead; then `AutomationRunRepository.claim` (the scheduler's query when nothing is due),
  *    through the store's repository layer in this process, is timed `--ticks` (200) times, before and after ANALYZE,
  *    and the plan of its SQL is printed (EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on Postgres).
  * Usage: npm run bench:automations [-- --stores sqlite,postgres --subscribers 100000 --waiting 1000000 --ticks 200]
- *   (`--pg-log` logs every statement of Mailroom's Postgres connections with its duration; `--trace` adds positions moved, sends queued and sends recorded to the progress lines; `--waiting 0` skips part 2)
+ *   `--waiting 0` skips part 2; `--trace` adds positions moved, sends queued and sends recorded to the progress lines;
+ *   `--pg-log` makes Mailroom's Postgres connections log every statement with its duration (the Postgres server log);
+ *   `--analyze-after-enrol` runs ANALYZE automation_runs on Postgres once every position entered (diagnosis).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readdirSync, readFileSync, rmSync } from "node:fs"
@@ -187,6 +192,9 @@ const positionCounter = (store: "sqlite" | "postgres") => {
 /** With `--pg-log`: Mailroom's Postgres connections log every statement with its duration (the server's log). */
 const PG_LOG = process.argv.includes("--pg-log")
 
+/** With `--analyze-after-enrol`: ANALYZE automation_runs on Postgres as soon as every position entered (diagnosis). */
+const ANALYZE_AFTER_ENROL = process.argv.includes("--analyze-after-enrol")
+
 /** With `--trace`: positions moved past the first step, sends queued, sends recorded as sent (at each progress line). */
 const TRACE = process.argv.includes("--trace")
 const TRACE_SQL = () => `SELECT
@@ -290,7 +298,11 @@ const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list
       if (enrolAll === 0) {
         const n = await counter.count()
         if (enrolFirst === 0 && n > 0) enrolFirst = performance.now()
-        if (n >= SUBSCRIBERS) enrolAll = performance.now()
+        if (n >= SUBSCRIBERS) {
+          enrolAll = performance.now()
+          // diagnosis: what statistics on the positions change (Mailroom never analyzes automation_runs itself)
+          if (ANALYZE_AFTER_ENROL && store === "postgres") psql("ANALYZE automation_runs;")
+        }
         if (n !== lastCount && poll % 10 === 0) console.log(`  ${((performance.now() - start) / 1000).toFixed(1)} s: ${n} positions, ${status.messages - before.messages} mails`)
         lastCount = n
       } else if (poll % (TRACE ? 10 : 40) === 0) {

@@ -130,7 +130,7 @@ export class AutomationTriggers extends Effect.Service<AutomationTriggers>()("@m
     /** Consumes events and runs timed triggers forever. */
     const run = Effect.zipRight(
       Effect.fork(consumers.run(AUTOMATION_CONSUMER, handle, CONSUME)),
-      pollForever("Automation triggers", Effect.as(tick(), Duration.seconds(5)), Duration.seconds(5))
+      pollForever("Automation triggers", Effect.as(tick(), Duration.seconds(1)), Duration.seconds(1))
     ) as Effect.Effect<never>
 
     return { handle, tick, drain, run } as const

@@ -126,11 +126,14 @@ export const SqlAutomationRunRepository = Layer.effect(
           Effect.orDie
         ),
       claim: (options) => {
+        // the automation's status as a correlated filter: the planner walks the due index whatever its statistics say (a
+        // join let an unanalyzed Postgres read every waiting position through another index: 221 ms at 1.1 M)
         const skipLocked = sql.literal(pg ? "FOR UPDATE OF r SKIP LOCKED" : "")
         return sql<ClaimedRow>`UPDATE automation_runs SET lease_owner = ${options.owner}, next_run_at = ${options.leaseUntil.toISOString()}
           WHERE id IN (
-            SELECT r.id FROM automation_runs r JOIN automations a ON a.id = r.automation_id
-            WHERE r.state = 'active' AND r.next_run_at <= ${options.now.toISOString()} AND a.status = 'started'
+            SELECT r.id FROM automation_runs r
+            WHERE r.state = 'active' AND r.next_run_at <= ${options.now.toISOString()}
+              AND (SELECT a.status FROM automations a WHERE a.id = r.automation_id) = 'started'
             ORDER BY r.next_run_at, r.id LIMIT ${options.limit} ${skipLocked}
           ) RETURNING id, run_id, automation_id, subscriber_id, action_uuid, entered_at, arrived_at`.pipe(
           Effect.map((rows) =>

@@ -1,28 +1,19 @@
 import { Effect, Option, Schema } from "effect"
 import { normalizeEmail } from "../domain/Email.js"
-import { newUuid } from "../domain/Ids.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
-import { compileMail } from "../sending/CompiledMail.js"
-import type { Recipient } from "../sending/mailScope.js"
+import { compileContent } from "../sending/compileContent.js"
 import { MailIdentity } from "../sending/MailIdentity.js"
 import { PublicLinks } from "../sending/PublicLinks.js"
 import { translateLegacy } from "../sending/TemplateEngine.js"
+import { sendTestMail } from "../usecases/sendTestMail.js"
 import { UrlSigner } from "../usecases/UrlSigner.js"
 import { AutomationMailId } from "./AutomationIds.js"
 import { AutomationMailRepository } from "./AutomationMailRepository.js"
+import { automationMailSender } from "./automationMailSender.js"
 
 const Payload = Schema.Struct({ automationMailId: AutomationMailId, emails: Schema.Array(Schema.String) })
-
-/** Who a test mail is for when no list has a subscriber with its address: sample values. */
-const sample = (email: string): Recipient => ({
-  uuid: "00000000-0000-4000-8000-000000000000",
-  email,
-  firstName: "Jane",
-  lastName: "Doe",
-  extraAttributes: {}
-})
 
 /**
  * Test mails of an automation mail: real mails with its headers (open pixel, List-Unsubscribe), a `[Test] ` subject,
@@ -50,37 +41,15 @@ export class AutomationMailTestMails extends Effect.Service<AutomationMailTestMa
         const subscriber = Option.fromNullable((yield* subscribers.findAllByEmail(normalizeEmail(email)))[0])
         const list = Option.isNone(subscriber) ? Option.none() : yield* lists.findById(subscriber.value.emailListId)
         const mail = yield* Effect.try(() =>
-          compileMail({
-            html: translateLegacy(m.emailHtml ?? m.html ?? ""),
-            subject: `[Test] ${m.subject ?? m.name}`,
-            campaign: { uuid: m.uuid, name: m.name },
+          compileContent(m, translateLegacy(m.emailHtml ?? m.html ?? ""), {
             list: Option.getOrNull(Option.map(list, (l) => ({ uuid: l.uuid, name: l.name }))),
             linkTokens: new Map(),
-            trackOpens: m.trackOpens,
-            utmTags: m.utmTags,
-            listHeaders: true,
-            identity
-          }, publicLinks)
+            identity,
+            publicLinks,
+            subjectPrefix: "[Test] "
+          })
         ).pipe(Effect.orDie)
-        const sendUuid = newUuid()
-        const rendered = mail.render({
-          sendUuid,
-          signatures: yield* signer.signSend(sendUuid),
-          recipient: Option.getOrElse(subscriber, (): Recipient => sample(email))
-        })
-        const defaults = Option.getOrNull(list)
-        const fromEmail = m.fromEmail ?? defaults?.defaultFromEmail ?? email
-        const replyTo = m.replyToEmail ?? defaults?.defaultReplyToEmail ?? null
-        yield* mailer.send({
-          from: { email: fromEmail, name: m.fromName ?? defaults?.defaultFromName ?? null },
-          to: { email, name: null },
-          replyTo: replyTo === null ? null : { email: replyTo, name: m.replyToEmail === null ? defaults?.defaultReplyToName ?? null : m.replyToName },
-          subject: rendered.subject,
-          html: rendered.html,
-          ...(rendered.text === undefined ? {} : { text: rendered.text }),
-          headers: { ...rendered.headers, "X-Mailroom-Test": "true" },
-          envelopeFrom: rendered.envelopeFrom
-        })
+        yield* sendTestMail({ mailer, signer }, mail, email, subscriber, automationMailSender(m, Option.getOrNull(list), email))
       }
     })
 

@@ -3,15 +3,14 @@ import { AutomationMailInUse } from "./AutomationMailInUse.js"
 import { AutomationRepository } from "./AutomationRepository.js"
 import { Effect, Option } from "effect"
 import type { BounceQuery, ClickQuery, OpenQuery, UnsubscribeQuery } from "../domain/Collections.js"
-import { splitRecipients } from "../domain/CampaignContent.js"
-import { isEmail, normalizeEmail } from "../domain/Email.js"
 import { newUuid } from "../domain/Ids.js"
-import { ValidationError } from "../errors/ValidationError.js"
+import { zeroMailCounters } from "../domain/zeroMailCounters.js"
 import { JobQueue } from "../ports/JobQueue.js"
 import { TemplateRepository } from "../ports/TemplateRepository.js"
 import { findByRef, orNotFound } from "../usecases/lookup.js"
 import { MarkdownRenderer } from "../usecases/MarkdownRenderer.js"
 import { now } from "../usecases/now.js"
+import { testMailRecipients } from "../usecases/testMailRecipients.js"
 import type { AutomationMailUuid } from "./AutomationIds.js"
 import type { AutomationMail, ListedAutomationMail } from "./AutomationMail.js"
 import { automationMailChanges } from "./automationMailChanges.js"
@@ -53,13 +52,7 @@ export class AutomationMails extends Effect.Service<AutomationMails>()("@mailroo
       const mail = yield* repo.insert({
         ...changes,
         uuid: newUuid() as AutomationMailUuid,
-        sentToNumberOfSubscribers: 0,
-        openCount: 0,
-        uniqueOpenCount: 0,
-        clickCount: 0,
-        uniqueClickCount: 0,
-        unsubscribeCount: 0,
-        bounceCount: 0,
+        ...zeroMailCounters,
         createdAt: at
       })
       return yield* view(mail)
@@ -94,17 +87,7 @@ export class AutomationMails extends Effect.Service<AutomationMails>()("@mailroo
     /** Queues test mails to 1-10 distinct addresses. */
     const sendTest = Effect.fn("AutomationMails.sendTest")(function*(ref: string, emailText: string) {
       const mail = yield* find(ref)
-      const emails = splitRecipients(emailText)
-      const problem = emails.length === 0
-        ? "The email field is required."
-        : emails.length > 10
-        ? "You can only specify 10 items"
-        : !emails.every(isEmail)
-        ? "The email field must contain valid email addresses, separated by commas."
-        : new Set(emails.map(normalizeEmail)).size < emails.length
-        ? "You may not specify duplicates."
-        : undefined
-      if (problem !== undefined) return yield* ValidationError.field("email", problem)
+      const emails = yield* testMailRecipients(emailText)
       yield* jobs.enqueue({ kind: AUTOMATION_MAIL_TEST_MAIL, payload: { automationMailId: mail.id, emails }, runAt: yield* now })
     })
 

@@ -1,9 +1,8 @@
 import { Effect, Option } from "effect"
-import { fillTemplate } from "../domain/CampaignContent.js"
 import { ValidationError } from "../errors/ValidationError.js"
 import type { TemplateRepository } from "../ports/TemplateRepository.js"
-import { templateProblem } from "../sending/TemplateEngine.js"
 import { parseUuid } from "../usecases/lookup.js"
+import { mailContentHtml } from "../usecases/mailContentHtml.js"
 import type { AutomationMailInput } from "./AutomationMailInput.js"
 import type { AutomationMailChanges } from "./AutomationMailRepository.js"
 
@@ -24,17 +23,7 @@ export const automationMailChanges = (
     if (input.templateUuid !== undefined && input.templateUuid.trim() !== "" && Option.isNone(template)) {
       return yield* ValidationError.field("template_uuid", "The selected template uuid is invalid.")
     }
-    const fields = input.fields ?? {}
-    const html = input.html ?? Option.match(template, { onNone: () => null, onSome: (t) => fillTemplate(t.html, fields, markdown) })
-    // a mail whose html or subject is not valid Liquid would only make broken mails
-    const htmlProblem = html === null ? null : templateProblem(html)
-    const subjectProblem = input.subject === undefined || input.subject === null ? null : templateProblem(input.subject)
-    if (htmlProblem !== null || subjectProblem !== null) {
-      return yield* ValidationError.fromErrors({
-        ...(htmlProblem === null ? {} : { html: [htmlProblem] }),
-        ...(subjectProblem === null ? {} : { subject: [subjectProblem] })
-      })
-    }
+    const { fields, html } = yield* mailContentHtml(input, template, markdown)
     const changes: AutomationMailChanges = {
       name: input.name.trim(),
       subject: input.subject ?? null,

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { EmailText, Flag, MAX_HTML, NullableText, optional, optionalNullable, required, RequiredText } from "./Fields.js"
+import { mailSwitchFields, TemplateFieldValues } from "./mailInputFields.js"
 
 /** `Y-m-d H:i:s` (UTC), e.g. `2026-12-01 09:30:00`. */
 export const ScheduleAt = Schema.String.pipe(
@@ -18,14 +19,7 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
     Schema.String.annotations({ message: () => "The email list uuid field must be a string." })
   ),
   templateUuid: optionalNullable("template_uuid", Schema.String),
-  fields: optionalNullable(
-    "fields",
-    Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
-      message: () => "The fields field must be an object of strings."
-    }).pipe(Schema.filter((fields) => Object.values(fields).reduce((n, value) => n + value.length, 0) <= MAX_HTML, {
-      message: () => `The fields may hold at most ${MAX_HTML} characters in all.`
-    }))
-  ),
+  fields: optionalNullable("fields", TemplateFieldValues),
   segmentUuid: optionalNullable("segment_uuid", Schema.String),
   html: optional("html", NullableText("html", MAX_HTML)),
   structuredHtml: optional("structured_html", NullableText("structured_html", MAX_HTML)),
@@ -34,11 +28,7 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
   fromName: optional("from_name", NullableText("from_name")),
   subject: optional("subject", NullableText("subject", 998)),
   scheduleAt: optionalNullable("schedule_at", ScheduleAt),
-  utmTags: optionalNullable("utm_tags", Flag("utm_tags")),
-  trackOpens: optionalNullable("track_opens", Flag("track_opens")),
-  trackClicks: optionalNullable("track_clicks", Flag("track_clicks")),
-  addSubscriberTags: optionalNullable("add_subscriber_tags", Flag("add_subscriber_tags")),
-  addSubscriberLinkTags: optionalNullable("add_subscriber_link_tags", Flag("add_subscriber_link_tags")),
+  ...mailSwitchFields,
   disableWebview: optionalNullable("disable_webview", Flag("disable_webview")),
   /** Only `draft` (behaviors.md 8.2): a campaign is made a draft and sent with `send`. */
   type: optionalNullable("type", Schema.Literal("draft").annotations({ message: () => "The selected type is invalid. Only draft is allowed." }))

@@ -1,20 +1,16 @@
 import { Duration, Effect, Option } from "effect"
-import { newUuid } from "../domain/Ids.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
-import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
 import { type DeliveryOutcome, deliveryOutcome } from "../sending/deliveryOutcome.js"
 import { MailIdentity } from "../sending/MailIdentity.js"
 import { PublicLinks } from "../sending/PublicLinks.js"
+import { skippedOutcome } from "../sending/skippedSend.js"
 import { DeliveryOptions } from "../usecases/DeliveryOptions.js"
-import { pump } from "../usecases/deliveryPump.js"
 import { now } from "../usecases/now.js"
-import { makeOutage, untilItWorks } from "../usecases/Outage.js"
-import { pollForever } from "../usecases/pollForever.js"
-import { sendLeases } from "../usecases/sendLeases.js"
+import { makeQueueDelivery } from "../usecases/QueueDelivery.js"
 import { UrlSigner } from "../usecases/UrlSigner.js"
 import { recipientEmails } from "./MailAddressList.js"
 import type { TransactionalMail } from "./TransactionalMail.js"
@@ -27,9 +23,6 @@ import { TransactionalWakeup } from "./TransactionalWakeup.js"
  * refused whole (nobody gets it) and its failure reason names the address, but no one is suppressed on a guess.
  */
 const singleRecipient = (mail: TransactionalMail): boolean => recipientEmails(mail).length === 1
-
-/** How long a woken pump waits for more mails before it claims (a small share of a mail's latency). */
-const GATHER = Duration.millis(20)
 
 /** A claimed send with its mail (none when the mail is gone) and its recipients suppressed since it was accepted. */
 interface Claimed {
@@ -56,29 +49,22 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
     const suppressions = yield* SuppressionRepository
     const sends = yield* SendRepository
     const bounces = yield* BouncePolicy
-    const { withTransaction } = yield* Transactor
     const signer = yield* UrlSigner
     const mailer = yield* Mailer
     const links = yield* PublicLinks
     const identity = yield* MailIdentity
     const options = yield* DeliveryOptions
     const wakeup = yield* TransactionalWakeup
-    const owner = newUuid()
     const problems = makeDeliveryProblems()
-    const storage = makeOutage("Recording transactional deliveries")
-    const leaseMillis = Duration.toMillis(options.lease)
     const retryForMillis = Duration.toMillis(options.retryFor)
 
     /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
     const deliverOne = (claimed: Claimed): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
         const { send } = claimed
-        if (Option.isNone(claimed.mail)) {
-          return { claimed, result: { _tag: "Failed", id: send.id, reason: "The mail was deleted before it went out." }, bounce: null } as const
-        }
+        if (Option.isNone(claimed.mail)) return { claimed, ...skippedOutcome(send.id, "The mail was deleted before it went out.") }
         if (claimed.suppressed.length > 0) {
-          const reason = `Suppressed before the mail went out: ${claimed.suppressed.join(", ")}.`
-          return { claimed, result: { _tag: "Failed", id: send.id, reason }, bounce: null } as const
+          return { claimed, ...skippedOutcome(send.id, `Suppressed before the mail went out: ${claimed.suppressed.join(", ")}.`) }
         }
         const mail = claimed.mail.value
         const signatures = yield* signer.signSend(send.uuid)
@@ -98,8 +84,8 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
       })
 
     /** Records outcomes (with what the bounce policy does about bounces), then forgets delivered unstored mails. */
-    const record = (outcomes: ReadonlyArray<Outcome>) => {
-      const write = Effect.gen(function*() {
+    const record = (outcomes: ReadonlyArray<Outcome>) =>
+      Effect.gen(function*() {
         const at = yield* now
         yield* sends.record(outcomes.map((o) => o.result), at)
         for (const { bounce, claimed } of outcomes) {
@@ -114,70 +100,30 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
         const finished = outcomes.filter((o) => o.result._tag !== "Retry" && Option.isSome(o.claimed.mail) && !o.claimed.mail.value.stored)
         if (finished.length > 0) yield* mails.forgetDelivered(finished.map((o) => o.claimed.send.mailId))
       })
-      return untilItWorks(withTransaction(write), storage)
-    }
 
-    /**
-     * The next claimed sends with their mails, up to `room`. When nothing is due: none, or with `wait` the next ones
-     * once this process queues a mail or the poll interval has passed (so one pump keeps running while mails come).
-     */
-    const claim = (room: number, wait: boolean) =>
+    /** Claims due sends with their mails and the recipients suppressed while they waited (a bounce elsewhere, a retry). */
+    const claim = (lease: Parameters<typeof mails.claim>[0]) =>
       Effect.gen(function*() {
-        for (;;) {
-          const at = yield* now
-          const claimed = yield* mails.claim({ now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: room, owner })
-          if (claimed.length > 0) {
-            const found = yield* mails.findByIds([...new Set(claimed.map((send) => send.mailId))])
-            const byId = new Map(found.map((mail) => [mail.id as number, mail]))
-            // an address suppressed while its mail waited (a bounce elsewhere, a retry) is not mailed
-            const suppressed = yield* suppressions.suppressedAmong(found.flatMap(recipientEmails))
-            yield* storage.ok
-            return Option.some(claimed.map((send): Claimed => {
-              const mail = Option.fromNullable(byId.get(send.mailId))
-              const blocked = Option.match(mail, { onNone: () => [], onSome: (m) => recipientEmails(m).filter((email) => suppressed.has(email)) })
-              return { send, mail, suppressed: blocked }
-            }))
-          }
-          if (!wait) return Option.none<ReadonlyArray<Claimed>>()
-          yield* wakeup.wait(options.pollInterval)
-          // a moment for the mails accepted meanwhile, so that a busy API makes batches, not one claim per mail
-          yield* Effect.sleep(GATHER)
-        }
-      }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
+        const claimed = yield* mails.claim(lease)
+        if (claimed.length === 0) return []
+        const found = yield* mails.findByIds([...new Set(claimed.map((send) => send.mailId))])
+        const byId = new Map(found.map((mail) => [mail.id as number, mail]))
+        const suppressed = yield* suppressions.suppressedAmong(found.flatMap(recipientEmails))
+        return claimed.map((send): Claimed => {
+          const mail = Option.fromNullable(byId.get(send.mailId))
+          const blocked = Option.match(mail, { onNone: () => [], onSome: (m) => recipientEmails(m).filter((email) => suppressed.has(email)) })
+          return { send, mail, suppressed: blocked }
+        })
+      })
 
-    /** Delivers due sends until none is left (or, with `wait`, for as long as it runs); how many it recorded. */
-    const deliver = (wait: boolean) =>
-      Effect.map(pump({
-        concurrency: options.concurrency,
-        batchSize: options.batchSize,
-        claim: (room) => claim(room, wait),
-        deliver: deliverOne,
-        record,
-        recordLinger: options.recordLinger,
-        ...sendLeases<Claimed>(sends, { owner, leaseMillis, storage }),
-        stopped: () => false,
-        watch: Effect.succeed(false),
-        watchEvery: options.pollInterval
-      }), (result) => result.recorded)
-
-    /** Delivers every due transactional send; how many outcomes it recorded. */
-    const deliverDue = Effect.fn("TransactionalDelivery.deliverDue")(function*() {
-      return yield* deliver(false)
+    return yield* makeQueueDelivery({
+      name: "TransactionalDelivery",
+      loop: "Transactional delivery",
+      recording: "Recording transactional deliveries",
+      claim,
+      deliver: deliverOne,
+      record,
+      wakeup
     })
-
-    /** Delivers until nothing is due (tests, one-shot tools); how many outcomes were recorded. */
-    const drain = Effect.fn("TransactionalDelivery.drain")(function*() {
-      let total = 0
-      for (let recorded = yield* deliverDue(); recorded > 0; recorded = yield* deliverDue()) total += recorded
-      return total
-    })
-
-    /**
-     * Delivers forever with one long-lived pump: at once when this process queues a mail, else at every poll interval
-     * (a pump stopped by a storage failure starts again after a pause); the server forks it, `mailroom worker` runs it.
-     */
-    const run = pollForever("Transactional delivery", Effect.as(deliver(true), options.pollInterval), options.pollInterval)
-
-    return { deliverDue, drain, run } as const
   })
 }) {}

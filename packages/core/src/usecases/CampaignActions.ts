@@ -1,8 +1,6 @@
 import { Effect, Either, Option } from "effect"
 import type { Campaign } from "../domain/Campaign.js"
-import { splitRecipients } from "../domain/CampaignContent.js"
 import { type CampaignAction, nextCampaignStatus } from "../domain/CampaignStatus.js"
-import { isEmail, normalizeEmail } from "../domain/Email.js"
 import { CampaignConflict } from "../errors/CampaignConflict.js"
 import { CampaignNotSendable } from "../errors/CampaignNotSendable.js"
 import { ValidationError } from "../errors/ValidationError.js"
@@ -12,6 +10,7 @@ import { JobQueue } from "../ports/JobQueue.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import { findByRef } from "./lookup.js"
 import { now } from "./now.js"
+import { testMailRecipients } from "./testMailRecipients.js"
 
 /** Job kind of a campaign test mail. */
 export const CAMPAIGN_TEST_MAIL = "campaign-test-mail"
@@ -92,17 +91,7 @@ export class CampaignActions extends Effect.Service<CampaignActions>()("@mailroo
     /** Queues test mails (1-10 distinct addresses) of a draft or scheduled campaign. */
     const sendTest = Effect.fn("CampaignActions.sendTest")(function*(ref: string, emailText: string) {
       const campaign = yield* find(ref)
-      const emails = splitRecipients(emailText)
-      const problem = emails.length === 0
-        ? "The email field is required."
-        : emails.length > 10
-        ? "You can only specify 10 items"
-        : !emails.every(isEmail)
-        ? "The email field must contain valid email addresses, separated by commas."
-        : new Set(emails.map(normalizeEmail)).size < emails.length
-        ? "You may not specify duplicates."
-        : undefined
-      if (problem !== undefined) return yield* ValidationError.field("email", problem)
+      const emails = yield* testMailRecipients(emailText)
       if (campaign.status !== "draft" && campaign.status !== "scheduled") {
         return yield* ValidationError.field("campaign", "You can only send a test of a draft campaign.")
       }

@@ -6,25 +6,25 @@ import { newUuid } from "../domain/Ids.js"
 import type { ClaimedSend } from "../domain/Send.js"
 import { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import { CampaignRepository } from "../ports/CampaignRepository.js"
-import { type LayoutMail, type MailError, Mailer } from "../ports/Mailer.js"
+import { Mailer } from "../ports/Mailer.js"
 import { RateBudget } from "../ports/RateBudget.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { BouncePolicy } from "../sending/BouncePolicy.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
-import { compileMail, type CompiledMail } from "../sending/CompiledMail.js"
-import { type DeliveryOutcome, deliveryOutcome } from "../sending/deliveryOutcome.js"
-import { trackableLinks } from "../sending/links.js"
-import type { SendContext } from "../sending/mailScope.js"
+import type { DeliveryOutcome } from "../sending/deliveryOutcome.js"
 import { MailIdentity } from "../sending/MailIdentity.js"
 import { PublicLinks } from "../sending/PublicLinks.js"
-import { translateLegacy } from "../sending/TemplateEngine.js"
+import { skippedOutcome, subscriberSkipReason } from "../sending/skippedSend.js"
+import { type BulkMail, compileBulkMail } from "./BulkMail.js"
+import { deliverBulkSend } from "./deliverBulkSend.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
 import { pump } from "./deliveryPump.js"
 import { now } from "./now.js"
 import { makeOutage, untilItWorks } from "./Outage.js"
 import { sendLeases } from "./sendLeases.js"
+import { suppressedSubscribers } from "./suppressedSubscribers.js"
 import { UrlSigner } from "./UrlSigner.js"
 
 /** A claimed send and whether its address is suppressed. */
@@ -36,12 +36,6 @@ interface Claimed {
 /** The outcome of one claimed send. */
 interface Outcome extends DeliveryOutcome {
   readonly send: ClaimedSend
-}
-
-/** A campaign compiled once, with the transport's prepared sender for its layout when it has a bulk path. */
-interface Compiled {
-  readonly mail: CompiledMail
-  readonly sendLayout: ((mail: LayoutMail) => Effect.Effect<void, MailError>) | null
 }
 
 /** What one slice of a campaign's delivery did. */
@@ -81,9 +75,9 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
     const owner = newUuid()
     const problems = makeDeliveryProblems()
     const storage = makeOutage("Recording campaign deliveries")
-    const compiled = new Map<string, Compiled>()
+    const compiled = new Map<string, BulkMail>()
     const leaseMillis = Duration.toMillis(options.lease)
-    const retryForMillis = Duration.toMillis(options.retryFor)
+    const delivery = { signer, mailer, retryForMillis: Duration.toMillis(options.retryFor) }
     /** The last transport failure per campaign id, for the log of a campaign that makes no progress. */
     const lastFailures = new Map<number, string>()
 
@@ -91,51 +85,23 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
      * The campaign compiled once per version (its links registered for click tracking); fails with the reason when
      * its html or subject is not a valid template.
      */
-    const compile = (campaign: Campaign, list: EmailList) =>
-      Effect.gen(function*() {
-        const key = `${campaign.id}:${campaign.updatedAt.getTime()}`
-        const cached = compiled.get(key)
-        if (cached !== undefined) return cached
-        const html = translateLegacy(campaign.emailHtml ?? campaign.html ?? "")
-        const tracked = campaign.trackClicks ? yield* links.ensure(campaign.id, trackableLinks(html)) : []
-        const linkTokens = yield* signer.linkTokens(tracked)
-        const mail = yield* Effect.try({
-          try: () =>
-            compileMail({
-              html,
-              subject: campaign.subject ?? campaign.name,
-              campaign: { uuid: campaign.uuid, name: campaign.name },
-              list: { uuid: list.uuid, name: list.name },
-              linkTokens,
-              trackOpens: campaign.trackOpens,
-              utmTags: campaign.utmTags,
-              listHeaders: true,
-              identity
-            }, publicLinks),
-          catch: (error) => (error instanceof Error ? error.message.split("\n")[0]! : String(error))
-        })
-        // the bulk path when the transport has one: it sees the layout once, then each mail only its values
-        const result: Compiled = {
-          mail,
-          sendLayout: mail.layout === null || mailer.prepare === undefined ? null : mailer.prepare(mail.layout)
+    const compile = (campaign: Campaign, list: EmailList) => {
+      const key = `${campaign.id}:${campaign.updatedAt.getTime()}`
+      const cached = compiled.get(key)
+      return cached !== undefined ? Effect.succeed(cached) : Effect.map(
+        compileBulkMail(campaign, {
+          list: { uuid: list.uuid, name: list.name },
+          ensureLinks: (urls) => links.ensure(campaign.id, urls),
+          signer,
+          mailer,
+          identity,
+          publicLinks
+        }),
+        (result) => {
+          compiled.set(key, result)
+          return result
         }
-        compiled.set(key, result)
-        return result
-      })
-
-    /** Hands one send's mail to the transport: its values into the prepared layout, or the whole rendered mail. */
-    const mailTo = (campaign: Campaign, { mail, sendLayout }: Compiled, context: SendContext) => {
-      const addresses = {
-        from: { email: campaign.fromEmail!, name: campaign.fromName },
-        to: { email: context.recipient.email, name: null },
-        replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName }
-      }
-      if (sendLayout !== null) {
-        const { envelope, values } = mail.personalise(context)
-        return sendLayout({ ...addresses, ...envelope, values })
-      }
-      const { text, ...rendered } = mail.render(context)
-      return mailer.send({ ...addresses, ...rendered, ...(text === undefined ? {} : { text }) })
+      )
     }
 
     /**
@@ -193,30 +159,30 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
       /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
       const deliverOne = ({ send, suppressed }: Claimed): Effect.Effect<Outcome> =>
         Effect.suspend(() => {
-          const skipped = (reason: string): Outcome => ({ send, result: { _tag: "Failed", id: send.id, reason }, bounce: null })
           const recipient = send.subscriber
-          if (recipient === null) return Effect.succeed(skipped("The subscriber was deleted before the mail went out."))
-          if (!recipient.subscribed) return Effect.succeed(skipped("The subscriber was no longer subscribed when the mail went out."))
-          if (suppressed) return Effect.succeed(skipped("The address is suppressed."))
+          const skip = subscriberSkipReason(recipient, suppressed)
+          if (recipient === null || skip !== null) return Effect.succeed({ send, ...skippedOutcome(send.id, skip!) })
           // a few effects per mail only: this runs thousands of times a second
-          return Effect.flatMap(signer.signSend(send.uuid), (signatures) => mailTo(campaign, mail, { sendUuid: send.uuid, signatures, recipient })).pipe(
-            Effect.matchEffect({
-              onSuccess: () =>
-                Effect.sync((): Outcome => {
-                  state.temporaryInARow = 0
-                  return { send, ...deliveryOutcome(send, null, new Date(), retryForMillis) }
-                }),
-              onFailure: (error) =>
-                Effect.zipRight(
-                  problems.note(`campaign ${campaign.uuid}`, error.failure, error.message),
-                  Effect.map(now, (at): Outcome => {
-                    lastFailures.set(campaign.id, error.message)
-                    state.temporaryInARow = error.failure === "temporary" ? state.temporaryInARow + 1 : 0
-                    if (state.temporaryInARow >= options.concurrency) state.transportDown = true
-                    return { send, ...deliveryOutcome(send, error, at, retryForMillis) }
-                  })
-                )
-            })
+          return deliverBulkSend(
+            delivery,
+            mail,
+            {
+              from: { email: campaign.fromEmail!, name: campaign.fromName },
+              to: { email: recipient.email, name: null },
+              replyTo: campaign.replyToEmail === null ? null : { email: campaign.replyToEmail, name: campaign.replyToName }
+            },
+            send,
+            recipient,
+            (error) => problems.note(`campaign ${campaign.uuid}`, error.failure, error.message),
+            (outcome, error): Outcome => {
+              if (error === null) state.temporaryInARow = 0
+              else {
+                lastFailures.set(campaign.id, error.message)
+                state.temporaryInARow = error.failure === "temporary" ? state.temporaryInARow + 1 : 0
+                if (state.temporaryInARow >= options.concurrency) state.transportDown = true
+              }
+              return { send, ...outcome }
+            }
           )
         })
 
@@ -231,14 +197,9 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
             state.exhausted = true
             return Option.none()
           }
-          const suppressed = yield* suppressions.suppressedAmong(
-            claimed.flatMap((send) => (send.subscriber === null ? [] : [normalizeEmail(send.subscriber.email)]))
-          )
+          const suppressed = yield* suppressedSubscribers(suppressions, claimed)
           yield* storage.ok
-          return Option.some(claimed.map((send): Claimed => ({
-            send,
-            suppressed: send.subscriber !== null && suppressed.has(normalizeEmail(send.subscriber.email))
-          })))
+          return Option.some(claimed.map((send): Claimed => ({ send, suppressed: suppressed(send) })))
         }).pipe(Effect.catchAllCause((cause) => Effect.as(storage.failed(cause), Option.none<ReadonlyArray<Claimed>>())))
 
       const handled = yield* pump({

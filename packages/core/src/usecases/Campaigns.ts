@@ -1,20 +1,19 @@
 import { Effect, Option } from "effect"
 import type { Campaign } from "../domain/Campaign.js"
 import type { CampaignInput } from "../domain/CampaignInput.js"
-import { fillTemplate } from "../domain/CampaignContent.js"
 import { isEditable } from "../domain/CampaignStatus.js"
 import type { CampaignQuery } from "../domain/Collections.js"
 import { type CampaignUuid, newUuid } from "../domain/Ids.js"
+import { zeroMailCounters } from "../domain/zeroMailCounters.js"
 import { ValidationError } from "../errors/ValidationError.js"
-import { templateProblem } from "../sending/TemplateEngine.js"
 import { type CampaignContent, CampaignRepository, type ListedCampaign } from "../ports/CampaignRepository.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import { TemplateRepository } from "../ports/TemplateRepository.js"
 import { findByRef, orNotFound, parseIntId, parseUuid } from "./lookup.js"
+import { mailContentHtml } from "./mailContentHtml.js"
 import { MarkdownRenderer } from "./MarkdownRenderer.js"
 import { now } from "./now.js"
-
 
 /** Campaigns: create, edit while draft or scheduled, list, delete. Sending lives in CampaignActions. */
 export class Campaigns extends Effect.Service<Campaigns>()("@mailroom/Campaigns", {
@@ -59,20 +58,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@mailroom/Campaigns"
         const template = input.templateUuid === undefined || Option.isNone(parseUuid(input.templateUuid))
           ? Option.none()
           : yield* templates.findByUuid(parseUuid(input.templateUuid).pipe(Option.getOrThrow) as never)
-        const fields = input.fields ?? {}
-        const html = input.html ?? Option.match(template, {
-          onNone: () => null,
-          onSome: (t) => fillTemplate(t.html, fields, markdown)
-        })
-        // a campaign whose html or subject is not valid Liquid would only make broken mails
-        const htmlProblem = html === null ? null : templateProblem(html)
-        const subjectProblem = input.subject === undefined || input.subject === null ? null : templateProblem(input.subject)
-        if (htmlProblem !== null || subjectProblem !== null) {
-          return yield* ValidationError.fromErrors({
-            ...(htmlProblem === null ? {} : { html: [htmlProblem] }),
-            ...(subjectProblem === null ? {} : { subject: [subjectProblem] })
-          })
-        }
+        const { fields, html } = yield* mailContentHtml(input, template, markdown)
         const content: CampaignContent = {
           name: input.name.trim(),
           emailListId: Option.getOrThrow(list).id,
@@ -117,13 +103,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@mailroom/Campaigns"
         ...content,
         uuid: newUuid() as CampaignUuid,
         status: content.scheduledAt === null ? "draft" : "scheduled",
-        sentToNumberOfSubscribers: 0,
-        openCount: 0,
-        uniqueOpenCount: 0,
-        clickCount: 0,
-        uniqueClickCount: 0,
-        unsubscribeCount: 0,
-        bounceCount: 0,
+        ...zeroMailCounters,
         audienceCursor: 0,
         audienceFrozenAt: null,
         sentAt: null,

@@ -1,5 +1,6 @@
-import { basisPoints, formatTimestamp, type ListedAutomationMail } from "@mailroom/core"
+import { formatTimestamp, type ListedAutomationMail } from "@mailroom/core"
 import { Schema } from "effect"
+import { mailStatistics, MailStatisticsFields } from "../resources/mailStatistics.js"
 
 const text = Schema.NullOr(Schema.String)
 
@@ -22,23 +23,13 @@ export const AutomationMailResource = Schema.Struct({
   track_opens: Schema.Boolean,
   track_clicks: Schema.Boolean,
   sent_to_number_of_subscribers: Schema.String,
-  open_count: Schema.String,
-  unique_open_count: Schema.String,
-  open_rate: Schema.Number,
-  click_count: Schema.String,
-  unique_click_count: Schema.String,
-  click_rate: Schema.Number,
-  unsubscribe_count: Schema.String,
-  unsubscribe_rate: Schema.String,
-  bounce_count: Schema.String,
-  bounce_rate: Schema.String,
+  ...MailStatisticsFields,
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotations({ identifier: "AutomationMail" })
 
 /** Renders an automation mail (counts as strings, rates in basis points, as campaigns). */
 export const toAutomationMailResource = ({ mail, templateUuid }: ListedAutomationMail): typeof AutomationMailResource.Type => {
-  const sent = mail.sentToNumberOfSubscribers
   return {
     uuid: mail.uuid,
     name: mail.name,
@@ -56,17 +47,8 @@ export const toAutomationMailResource = ({ mail, templateUuid }: ListedAutomatio
     add_subscriber_link_tags: mail.addSubscriberLinkTags,
     track_opens: mail.trackOpens,
     track_clicks: mail.trackClicks,
-    sent_to_number_of_subscribers: String(sent),
-    open_count: String(mail.openCount),
-    unique_open_count: String(mail.uniqueOpenCount),
-    open_rate: basisPoints(mail.uniqueOpenCount, sent),
-    click_count: String(mail.clickCount),
-    unique_click_count: String(mail.uniqueClickCount),
-    click_rate: basisPoints(mail.uniqueClickCount, sent),
-    unsubscribe_count: String(mail.unsubscribeCount),
-    unsubscribe_rate: String(basisPoints(mail.unsubscribeCount, sent)),
-    bounce_count: String(mail.bounceCount),
-    bounce_rate: String(basisPoints(mail.bounceCount, sent)),
+    sent_to_number_of_subscribers: String(mail.sentToNumberOfSubscribers),
+    ...mailStatistics(mail),
     created_at: formatTimestamp(mail.createdAt),
     updated_at: formatTimestamp(mail.updatedAt)
   }

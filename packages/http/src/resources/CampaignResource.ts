@@ -1,5 +1,6 @@
-import { basisPoints, type Campaign, formatTimestamp } from "@mailroom/core"
+import { type Campaign, formatTimestamp } from "@mailroom/core"
 import { Schema } from "effect"
+import { mailStatistics, MailStatisticsFields } from "./mailStatistics.js"
 
 const text = Schema.NullOr(Schema.String)
 const stamp = (date: Date | null) => (date === null ? null : formatTimestamp(date))
@@ -30,16 +31,7 @@ export const CampaignResource = Schema.Struct({
   sent_to_number_of_subscribers: Schema.String,
   segment_class: text,
   segment_description: Schema.String,
-  open_count: Schema.String,
-  unique_open_count: Schema.String,
-  open_rate: Schema.Number,
-  click_count: Schema.String,
-  unique_click_count: Schema.String,
-  click_rate: Schema.Number,
-  unsubscribe_count: Schema.String,
-  unsubscribe_rate: Schema.String,
-  bounce_count: Schema.String,
-  bounce_rate: Schema.String,
+  ...MailStatisticsFields,
   sent_at: text,
   statistics_calculated_at: text,
   scheduled_at: text,
@@ -58,7 +50,6 @@ export interface CampaignRefs {
 
 /** Renders a campaign. */
 export const toCampaignResource = (campaign: Campaign, refs: CampaignRefs): typeof CampaignResource.Type => {
-  const sent = campaign.sentToNumberOfSubscribers
   return {
     uuid: campaign.uuid,
     name: campaign.name,
@@ -81,19 +72,10 @@ export const toCampaignResource = (campaign: Campaign, refs: CampaignRefs): type
     add_subscriber_tags: campaign.addSubscriberTags,
     add_subscriber_link_tags: campaign.addSubscriberLinkTags,
     disable_webview: campaign.disableWebview,
-    sent_to_number_of_subscribers: String(sent),
+    sent_to_number_of_subscribers: String(campaign.sentToNumberOfSubscribers),
     segment_class: null,
     segment_description: campaign.segmentDescription,
-    open_count: String(campaign.openCount),
-    unique_open_count: String(campaign.uniqueOpenCount),
-    open_rate: basisPoints(campaign.uniqueOpenCount, sent),
-    click_count: String(campaign.clickCount),
-    unique_click_count: String(campaign.uniqueClickCount),
-    click_rate: basisPoints(campaign.uniqueClickCount, sent),
-    unsubscribe_count: String(campaign.unsubscribeCount),
-    unsubscribe_rate: String(basisPoints(campaign.unsubscribeCount, sent)),
-    bounce_count: String(campaign.bounceCount),
-    bounce_rate: String(basisPoints(campaign.bounceCount, sent)),
+    ...mailStatistics(campaign),
     sent_at: stamp(campaign.sentAt),
     statistics_calculated_at: stamp(campaign.statisticsCalculatedAt),
     scheduled_at: stamp(campaign.scheduledAt),

@@ -3,16 +3,16 @@ import {
   bareMessageId,
   type ClaimedSend,
   type DeliveryResult,
-  ExtraAttributes,
   type ListedSend,
   Send,
-  SendRepository,
-  SubscriberId
+  SendRepository
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { insertSendEvents } from "../events/insertEvents.js"
+import { claimedSendFields } from "../claimedSendFields.js"
 import { SqlBoolean } from "../columns.js"
 import { leaseSends } from "../leaseSends.js"
+import { RecipientRow } from "../RecipientRow.js"
 import { orderClause, selectRows } from "../selectPage.js"
 import { segmentCondition } from "../subscriberConditions.js"
 
@@ -26,15 +26,6 @@ const ListedRow = Schema.Struct({
   subscriberUuid: Schema.NullOr(Schema.String)
 })
 const decodeListed = Schema.decodeUnknown(Schema.Array(ListedRow))
-const RecipientRow = Schema.Struct({
-  id: SubscriberId,
-  uuid: Schema.String,
-  email: Schema.String,
-  firstName: Schema.NullOr(Schema.String),
-  lastName: Schema.NullOr(Schema.String),
-  extraAttributes: Schema.parseJson(ExtraAttributes),
-  status: Schema.String
-})
 const decodeRecipients = Schema.decodeUnknown(Schema.Array(RecipientRow))
 
 const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string) => {
@@ -111,11 +102,7 @@ export const SqlSendRepository = Layer.effect(
           return [...claimed].sort((a, b) => a.id - b.id).map((row): ClaimedSend => {
             const recipient = row.subscriberId === null ? undefined : byId.get(row.subscriberId)
             return {
-              id: row.id as ClaimedSend["id"],
-              uuid: row.uuid as ClaimedSend["uuid"],
-              email: row.email,
-              attempts: Number(row.attempts),
-              deferredSince: row.deferredSince === null ? null : new Date(row.deferredSince),
+              ...claimedSendFields(row),
               subscriber: recipient === undefined ? null : { ...recipient, subscribed: recipient.status === "subscribed" }
             }
           })

@@ -10,7 +10,7 @@ import type { SendId } from "../../domain/Ids.js"
 import { Send } from "../../domain/Send.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
-import { memoryAutomationMailStatistics } from "./memoryAutomationMailStatistics.js"
+import { memoryMailStatistics } from "./memoryMailStatistics.js"
 import type { MemoryState } from "./MemoryState.js"
 import { pendingSend } from "./pendingSend.js"
 
@@ -190,6 +190,12 @@ export const makeMemoryAutomationMailRepository = (state: MemoryState) => {
         table.set(id, { id, automationMailId: mailId, sendId, subscriberId, email, createdAt: at })
         return true
       }),
-    ...memoryAutomationMailStatistics(state)
+    ...memoryMailStatistics<AutomationMailId>(state, {
+      mailKey: "automationMailId",
+      links: (id) => [...state.tables.automationMailLinks.values()].filter((l) => l.automationMailId === id),
+      unsubscribes: (id) =>
+        [...state.tables.automationMailUnsubscribes.values()].filter((u) => u.automationMailId === id)
+          .map((u) => ({ ...u, mailId: u.automationMailId }))
+    })
   })
 }

@@ -1,8 +1,9 @@
 import { Effect } from "effect"
-import type { BounceRow, ClickRow, OpenRow } from "../../domain/Feedback.js"
+import type { ClickRow } from "../../domain/Feedback.js"
+import type { CampaignId } from "../../domain/Ids.js"
 import { Send } from "../../domain/Send.js"
 import { TrackingRepository } from "../../ports/TrackingRepository.js"
-import { containsIgnoringCase, listPage } from "./listPage.js"
+import { memoryMailStatistics } from "./memoryMailStatistics.js"
 import type { MemoryState } from "./MemoryState.js"
 
 /** TrackingRepository over the in-memory state. */
@@ -15,7 +16,6 @@ export const makeMemoryTrackingRepository = (state: MemoryState) => {
     tables.sends.set(id, { ...row, send })
     return send
   }
-  const subscriberUuid = (id: number | null) => (id === null ? null : tables.subscribers.get(id)?.uuid ?? null)
 
   return TrackingRepository.of({
     recordOpen: (sendId, at, debounceMs) =>
@@ -75,81 +75,12 @@ export const makeMemoryTrackingRepository = (state: MemoryState) => {
         return [...tables.bounces.values()]
           .filter((b) => b.email === email && b.type === "soft_bounce" && b.createdAt.getTime() > delivered).length
       }),
-    opens: (campaignId, query) =>
-      Effect.sync(() => {
-        const rows = [...tables.sends.values()].map((r) => r.send)
-          .filter((s) => s.campaignId === campaignId && s.openCount > 0)
-          .map((s): OpenRow & { readonly id: number } => ({
-            id: s.id,
-            subscriberId: s.subscriberId ?? 0,
-            subscriberUuid: subscriberUuid(s.subscriberId),
-            subscriberEmail: s.email,
-            openCount: s.openCount,
-            firstOpenedAt: s.firstOpenedAt!,
-            lastOpenedAt: s.lastOpenedAt!
-          }))
-        return listPage(rows, query, {
-          id: (r) => r.id,
-          sorts: {
-            email: (r) => r.subscriberEmail,
-            open_count: (r) => r.openCount,
-            first_opened_at: (r) => r.firstOpenedAt,
-            last_opened_at: (r) => r.lastOpenedAt
-          },
-          filters: { search: (r, value) => containsIgnoringCase(r.subscriberEmail, value) }
-        })
-      }),
-    clicks: (campaignId, query) =>
-      Effect.sync(() =>
-        listPage([...tables.campaignLinks.values()].filter((l) => l.campaignId === campaignId) as Array<ClickRow>, query, {
-          id: (r) => r.id,
-          sorts: { unique_click_count: (r) => r.uniqueClickCount, click_count: (r) => r.clickCount },
-          filters: { search: (r, value) => containsIgnoringCase(r.url, value) }
-        })
-      ),
-    unsubscribes: (campaignId, query) =>
-      Effect.sync(() => {
-        const rows = [...tables.campaignUnsubscribes.values()].filter((u) => u.campaignId === campaignId)
-          .map((u) => ({ ...u, subscriberUuid: subscriberUuid(u.subscriberId) }))
-        return listPage(rows, query, {
-          id: (r) => r.id,
-          sorts: { created_at: (r) => r.createdAt },
-          filters: {
-            search: (r, value) => {
-              const subscriber = tables.subscribers.get(r.subscriberId)
-              return [r.subscriberEmail, subscriber?.firstName ?? null, subscriber?.lastName ?? null]
-                .some((text) => containsIgnoringCase(text, value))
-            }
-          }
-        })
-      }),
-    bounces: (campaignId, query) =>
-      Effect.sync(() => {
-        const groups = new Map<string, BounceRow & { readonly id: number }>()
-        for (const b of [...tables.bounces.values()].filter((b) => b.campaignId === campaignId).sort((x, y) => x.id - y.id)) {
-          const key = `${b.email} ${b.type}`
-          const existing = groups.get(key)
-          const subscriber = b.subscriberId === null ? undefined : tables.subscribers.get(b.subscriberId)
-          groups.set(key, existing === undefined
-            ? {
-              id: b.id,
-              subscriberUuid: subscriber?.uuid ?? null,
-              subscriberEmail: b.email,
-              subscriberEmailListUuid: subscriber === undefined ? null : tables.emailLists.get(subscriber.emailListId)?.uuid ?? null,
-              type: b.type,
-              bounceCount: 1,
-              createdAt: b.createdAt
-            }
-            : { ...existing, bounceCount: existing.bounceCount + 1 })
-        }
-        return listPage(groups.values(), query, {
-          id: (r) => r.id,
-          sorts: { email: (r) => r.subscriberEmail, bounce_count: (r) => r.bounceCount, created_at: (r) => r.createdAt },
-          filters: {
-            search: (r, value) => containsIgnoringCase(r.subscriberEmail, value),
-            type: (r, value) => !["bounce", "soft_bounce", "complaint"].includes(value) || r.type === value
-          }
-        })
-      })
+    ...memoryMailStatistics<CampaignId>(state, {
+      mailKey: "campaignId",
+      links: (id) => [...tables.campaignLinks.values()].filter((l) => l.campaignId === id) as Array<ClickRow>,
+      unsubscribes: (id) =>
+        [...tables.campaignUnsubscribes.values()].filter((u) => u.campaignId === id)
+          .map((u) => ({ id: u.id, mailId: u.campaignId, subscriberId: u.subscriberId, email: u.subscriberEmail, createdAt: u.createdAt }))
+    })
   })
 }

@@ -4,15 +4,24 @@ import {
   type AutomationMailId,
   type AutomationMailLink,
   AutomationMailRepository,
-  type ClaimedAutomationSend,
-  ExtraAttributes,
-  SubscriberId
+  type ClaimedAutomationSend
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { claimedSendFields } from "../../claimedSendFields.js"
 import { SqlBoolean } from "../../columns.js"
 import { leaseSends } from "../../leaseSends.js"
+import { RecipientRow } from "../../RecipientRow.js"
 import { containsPattern, selectPage } from "../../selectPage.js"
-import { automationMailStatistics } from "./automationMailStatistics.js"
+import { type MailTables, mailStatistics } from "../mailStatistics.js"
+import { recordLinkClick } from "../recordLinkClick.js"
+
+/** Where an automation mail's statistics are stored. */
+const automationMailTables: MailTables = {
+  mailColumn: "automation_mail_id",
+  links: "automation_mail_links",
+  clicks: "automation_mail_clicks",
+  unsubscribes: "automation_mail_unsubscribes"
+}
 
 /** A mail row: fields as JSON, booleans as 1/0. */
 const MailRow = Schema.Struct({
@@ -40,14 +49,8 @@ const encodeChanges = Schema.encode(MailRow.pipe(Schema.omit(
 const encodeNew = Schema.encode(MailRow.pipe(Schema.omit("id")))
 
 /** A claimed send's subscriber with its list's name and sender defaults. */
-const RecipientRow = Schema.Struct({
-  id: SubscriberId,
-  uuid: Schema.String,
-  email: Schema.String,
-  firstName: Schema.NullOr(Schema.String),
-  lastName: Schema.NullOr(Schema.String),
-  extraAttributes: Schema.parseJson(ExtraAttributes),
-  status: Schema.String,
+const ListRecipientRow = Schema.Struct({
+  ...RecipientRow.fields,
   listId: Schema.Number,
   listUuid: Schema.String,
   listName: Schema.String,
@@ -56,7 +59,7 @@ const RecipientRow = Schema.Struct({
   defaultReplyToEmail: Schema.NullOr(Schema.String),
   defaultReplyToName: Schema.NullOr(Schema.String)
 })
-const decodeRecipients = Schema.decodeUnknown(Schema.Array(RecipientRow))
+const decodeRecipients = Schema.decodeUnknown(Schema.Array(ListRecipientRow))
 
 /** Rows per INSERT of queued sends (well under SQLite's limit of bound parameters). */
 const QUEUE_CHUNK = 1_000
@@ -170,11 +173,7 @@ export const SqlAutomationMailRepository = Layer.effect(
           return [...claimed].sort((a, b) => a.id - b.id).map((row): ClaimedAutomationSend => {
             const r = row.subscriberId === null ? undefined : byId.get(row.subscriberId)
             return {
-              id: row.id as ClaimedAutomationSend["id"],
-              uuid: row.uuid as ClaimedAutomationSend["uuid"],
-              email: row.email,
-              attempts: Number(row.attempts),
-              deferredSince: row.deferredSince === null ? null : new Date(row.deferredSince),
+              ...claimedSendFields(row),
               mailId: Number(row.automationMailId) as AutomationMailId,
               mailUpdatedAt: versionOf.get(Number(row.automationMailId)) ?? null,
               subscriber: r === undefined ? null : {
@@ -220,27 +219,12 @@ export const SqlAutomationMailRepository = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toLink)),
           Effect.orDie
         ),
-      recordClick: (sendId, linkId, at) =>
-        Effect.gen(function*() {
-          const stamp = at.toISOString()
-          const send = yield* sql<{ readonly clickCount: number; readonly automationMailId: number }>`UPDATE sends
-            SET click_count = click_count + 1, first_clicked_at = COALESCE(first_clicked_at, ${stamp}), last_clicked_at = ${stamp}
-            WHERE id = ${sendId} RETURNING click_count, automation_mail_id`
-          const clicks = yield* sql<{ readonly clickCount: number }>`INSERT INTO automation_mail_clicks
-              (automation_mail_id, send_id, link_id, click_count, created_at, updated_at)
-            VALUES (${send[0]?.automationMailId ?? 0}, ${sendId}, ${linkId}, 1, ${stamp}, ${stamp})
-            ON CONFLICT (send_id, link_id) DO UPDATE SET click_count = automation_mail_clicks.click_count + 1, updated_at = ${stamp}
-            RETURNING click_count`
-          const firstForLink = Number(clicks[0]?.clickCount) === 1
-          yield* sql`UPDATE automation_mail_links SET click_count = click_count + 1,
-            unique_click_count = unique_click_count + ${firstForLink ? 1 : 0} WHERE id = ${linkId}`
-          return { firstForSend: Number(send[0]?.clickCount) === 1, firstForLink }
-        }).pipe(Effect.orDie),
+      recordClick: recordLinkClick(sql, automationMailTables),
       recordUnsubscribe: ({ at, email, mailId, sendId, subscriberId }) =>
         sql`INSERT INTO automation_mail_unsubscribes ${
           sql.insert({ automationMailId: mailId, sendId, subscriberId, email, createdAt: at.toISOString() })
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-      ...automationMailStatistics(sql)
+      ...mailStatistics<AutomationMailId>(sql, automationMailTables)
     })
   })
 )

@@ -1,11 +1,9 @@
 import { Effect } from "effect"
-import type { AutomationMailRepository } from "../../automations/AutomationMailRepository.js"
 import type { Page } from "../../domain/CollectionQuery.js"
-import type { BounceRow, OpenRow, UnsubscribeRow } from "../../domain/Feedback.js"
+import type { BounceRow, ClickRow, OpenRow, UnsubscribeRow } from "../../domain/Feedback.js"
+import type { TrackingRepository } from "../../ports/TrackingRepository.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
 import type { MemoryState } from "./MemoryState.js"
-
-type Statistics = Pick<AutomationMailRepository["Type"], "opens" | "clicks" | "unsubscribes" | "bounces">
 
 /** A page without the rows' ids (the SQL stores do not return them). */
 const withoutIds = <A extends { readonly id: number }>(page: Page<A>): Page<Omit<A, "id">> => ({
@@ -13,14 +11,41 @@ const withoutIds = <A extends { readonly id: number }>(page: Page<A>): Page<Omit
   items: page.items.map(({ id: _id, ...row }) => row)
 })
 
-/** An automation mail's opens, clicks, unsubscribes and bounces over the in-memory state, as the SQL stores page them. */
-export const memoryAutomationMailStatistics = (state: MemoryState): Statistics => {
+/** An unsubscribe as a mail's statistics read it. */
+export interface MemoryUnsubscribe {
+  readonly id: number
+  readonly mailId: number
+  readonly subscriberId: number
+  readonly email: string
+  readonly createdAt: Date
+}
+
+/** Where a campaign-shaped mail's statistics are in the in-memory state. */
+export interface MemoryMailTables<Id> {
+  /** The field naming the mail on sends and bounces. */
+  readonly mailKey: "campaignId" | "automationMailId"
+  /** Its tracked links. */
+  readonly links: (id: Id) => Iterable<ClickRow>
+  /** Its unsubscribes. */
+  readonly unsubscribes: (id: Id) => Iterable<MemoryUnsubscribe>
+}
+
+/** The statistics pages of a campaign-shaped mail, by its id. */
+type Statistics<Id> = {
+  readonly [K in "opens" | "clicks" | "unsubscribes" | "bounces"]: (
+    id: Id,
+    query: Parameters<TrackingRepository["Type"][K]>[1]
+  ) => ReturnType<TrackingRepository["Type"][K]>
+}
+
+/** A campaign-shaped mail's opens, clicks, unsubscribes and bounces over the in-memory state, as the SQL stores page them. */
+export const memoryMailStatistics = <Id extends number>(state: MemoryState, tables: MemoryMailTables<Id>): Statistics<Id> => {
   const subscriberUuid = (id: number | null) => (id === null ? null : state.tables.subscribers.get(id)?.uuid ?? null)
   return {
     opens: (id, query) =>
       Effect.sync(() => {
         const rows = [...state.tables.sends.values()].map((r) => r.send)
-          .filter((s) => s.automationMailId === id && s.openCount > 0)
+          .filter((s) => (s[tables.mailKey] as number | null) === id && s.openCount > 0)
           .map((s): OpenRow & { readonly id: number } => ({
             id: s.id,
             subscriberId: s.subscriberId ?? 0,
@@ -43,7 +68,7 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
       }),
     clicks: (id, query) =>
       Effect.sync(() =>
-        listPage([...state.tables.automationMailLinks.values()].filter((l) => l.automationMailId === id), query, {
+        listPage(tables.links(id), query, {
           id: (r) => r.id,
           sorts: { unique_click_count: (r) => r.uniqueClickCount, click_count: (r) => r.clickCount },
           filters: { search: (r, value) => containsIgnoringCase(r.url, value) }
@@ -51,15 +76,14 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
       ),
     unsubscribes: (id, query) =>
       Effect.sync(() => {
-        const rows = [...state.tables.automationMailUnsubscribes.values()].filter((u) => u.automationMailId === id)
-          .map((u): UnsubscribeRow & { readonly id: number } => ({
-            id: u.id,
-            campaignId: u.automationMailId,
-            subscriberId: u.subscriberId,
-            subscriberUuid: subscriberUuid(u.subscriberId),
-            subscriberEmail: u.email,
-            createdAt: u.createdAt
-          }))
+        const rows = [...tables.unsubscribes(id)].map((u): UnsubscribeRow & { readonly id: number } => ({
+          id: u.id,
+          campaignId: u.mailId,
+          subscriberId: u.subscriberId,
+          subscriberUuid: subscriberUuid(u.subscriberId),
+          subscriberEmail: u.email,
+          createdAt: u.createdAt
+        }))
         return withoutIds(listPage(rows, query, {
           id: (r) => r.id,
           sorts: { created_at: (r) => r.createdAt },
@@ -75,7 +99,7 @@ export const memoryAutomationMailStatistics = (state: MemoryState): Statistics =
     bounces: (id, query) =>
       Effect.sync(() => {
         const groups = new Map<string, BounceRow & { readonly id: number }>()
-        const bounces = [...state.tables.bounces.values()].filter((b) => b.automationMailId === id).sort((x, y) => x.id - y.id)
+        const bounces = [...state.tables.bounces.values()].filter((b) => b[tables.mailKey] === id).sort((x, y) => x.id - y.id)
         for (const b of bounces) {
           const key = `${b.email} ${b.type}`
           const existing = groups.get(key)

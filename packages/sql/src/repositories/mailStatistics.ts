@@ -1,7 +1,7 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import { type AutomationMailRepository, BounceType } from "@mailroom/core"
+import { BounceType, type TrackingRepository } from "@mailroom/core"
 import { Effect, Schema } from "effect"
-import { containsPattern, orderClause } from "../../selectPage.js"
+import { containsPattern, orderClause } from "../selectPage.js"
 
 const OpenRow = Schema.Struct({
   subscriberId: Schema.Number,
@@ -28,10 +28,31 @@ const BounceRow = Schema.Struct({
   createdAt: Schema.Date
 })
 
-type Statistics = Pick<AutomationMailRepository["Type"], "opens" | "clicks" | "unsubscribes" | "bounces">
+/** Where a campaign-shaped mail's statistics are stored. */
+export interface MailTables {
+  /** The column naming the mail in sends, bounces, clicks, links and unsubscribes (`campaign_id`). */
+  readonly mailColumn: string
+  /** Its tracked links (`campaign_links`). */
+  readonly links: string
+  /** Its clicks per send and link (`campaign_clicks`). */
+  readonly clicks: string
+  /** Its unsubscribes (`campaign_unsubscribes`). */
+  readonly unsubscribes: string
+}
 
-/** An automation mail's opens, clicks, unsubscribes and bounces as pages, shaped like a campaign's. */
-export const automationMailStatistics = (sql: SqlClient.SqlClient): Statistics => {
+/** The statistics pages of a campaign-shaped mail, by its id. */
+type Statistics<Id> = {
+  readonly [K in "opens" | "clicks" | "unsubscribes" | "bounces"]: (
+    id: Id,
+    query: Parameters<TrackingRepository["Type"][K]>[1]
+  ) => ReturnType<TrackingRepository["Type"][K]>
+}
+
+/** A campaign-shaped mail's opens, clicks, unsubscribes and bounces as pages (a campaign's, an automation mail's). */
+export const mailStatistics = <Id extends number>(sql: SqlClient.SqlClient, tables: MailTables): Statistics<Id> => {
+  const mail = sql.literal(tables.mailColumn)
+
+  /** One page of `source` (a subquery with an `id` column) and its total, decoded with `Row`. */
   const page = <A, I, S extends string>(
     source: Statement.Fragment,
     conditions: ReadonlyArray<Statement.Fragment>,
@@ -57,7 +78,7 @@ export const automationMailStatistics = (sql: SqlClient.SqlClient): Statistics =
         sql`(SELECT s.id, s.subscriber_id, sub.uuid AS subscriber_uuid, s.email AS subscriber_email, s.open_count,
                     s.first_opened_at, s.last_opened_at
              FROM sends s LEFT JOIN subscribers sub ON sub.id = s.subscriber_id
-             WHERE s.automation_mail_id = ${id} AND s.open_count > 0) opens`,
+             WHERE s.${mail} = ${id} AND s.open_count > 0) opens`,
         search(query.filters.search, "subscriber_email"),
         { email: "subscriber_email", open_count: "open_count", first_opened_at: "first_opened_at", last_opened_at: "last_opened_at" },
         query,
@@ -65,7 +86,7 @@ export const automationMailStatistics = (sql: SqlClient.SqlClient): Statistics =
       ),
     clicks: (id, query) =>
       page(
-        sql`(SELECT id, url, click_count, unique_click_count FROM automation_mail_links WHERE automation_mail_id = ${id}) clicks`,
+        sql`(SELECT id, url, click_count, unique_click_count FROM ${sql.literal(tables.links)} WHERE ${mail} = ${id}) clicks`,
         search(query.filters.search, "url"),
         { unique_click_count: "unique_click_count", click_count: "click_count" },
         query,
@@ -73,10 +94,10 @@ export const automationMailStatistics = (sql: SqlClient.SqlClient): Statistics =
       ),
     unsubscribes: (id, query) =>
       page(
-        sql`(SELECT u.id, u.automation_mail_id AS campaign_id, u.subscriber_id, sub.uuid AS subscriber_uuid,
+        sql`(SELECT u.id, u.${mail} AS campaign_id, u.subscriber_id, sub.uuid AS subscriber_uuid,
                     u.email AS subscriber_email, u.created_at, sub.first_name, sub.last_name
-             FROM automation_mail_unsubscribes u LEFT JOIN subscribers sub ON sub.id = u.subscriber_id
-             WHERE u.automation_mail_id = ${id}) unsubscribes`,
+             FROM ${sql.literal(tables.unsubscribes)} u LEFT JOIN subscribers sub ON sub.id = u.subscriber_id
+             WHERE u.${mail} = ${id}) unsubscribes`,
         query.filters.search === undefined ? [] : [sql.or([
           ...search(query.filters.search, "subscriber_email"),
           ...search(query.filters.search, "first_name"),
@@ -93,7 +114,7 @@ export const automationMailStatistics = (sql: SqlClient.SqlClient): Statistics =
                     MIN(b.created_at) AS created_at
              FROM bounces b LEFT JOIN subscribers sub ON sub.id = b.subscriber_id
              LEFT JOIN email_lists l ON l.id = sub.email_list_id
-             WHERE b.automation_mail_id = ${id} GROUP BY b.email, b.type) bounces`,
+             WHERE b.${mail} = ${id} GROUP BY b.email, b.type) bounces`,
         [
           ...search(query.filters.search, "subscriber_email"),
           ...(query.filters.type !== undefined && ["bounce", "soft_bounce", "complaint"].includes(query.filters.type)

@@ -40,8 +40,10 @@ const slowReceiver = async (delayMs: number) => {
 describe.each(["sqlite", "postgres"] as const)("webhook deliveries when the process dies (%s)", (store) => {
   it("SIGKILL while deliveries are pending: every event is delivered after the restart, repeats only of those in flight", async () => {
     const receiver = await slowReceiver(50)
+    // a generous timeout: on a machine busy with other tests a 50 ms answer can take seconds, and a delivery that times
+    // out twice waits 5 minutes for its next attempt (the retry schedule), longer than this test waits
     try {
-      await withRig({ store, workers: store === "postgres" ? 1 : 0, env: { WEBHOOK_TIMEOUT_SECONDS: "2" } }, async (rig) => {
+      await withRig({ store, workers: store === "postgres" ? 1 : 0, env: { WEBHOOK_TIMEOUT_SECONDS: "10" } }, async (rig) => {
         const hook = await rig.api.call("POST", "/api/webhooks", { url: receiver.url, events: ["mail.sent"] })
         expect(hook.status, hook.text).toBe(201)
         const { uuid } = await rig.campaign(COUNT)

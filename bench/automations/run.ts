@@ -355,8 +355,9 @@ const firstStep = async (store: "sqlite" | "postgres", databaseUrl: string, list
 const claimSql = (store: "sqlite" | "postgres", now: Date) =>
   `UPDATE automation_runs SET lease_owner = 'bench', next_run_at = '${new Date(now.getTime() + 60_000).toISOString()}'
   WHERE id IN (
-    SELECT r.id FROM automation_runs r JOIN automations a ON a.id = r.automation_id
-    WHERE r.state = 'active' AND r.next_run_at <= '${now.toISOString()}' AND a.status = 'started'
+    SELECT r.id FROM automation_runs r
+    WHERE r.state = 'active' AND r.next_run_at <= '${now.toISOString()}'
+      AND (SELECT a.status FROM automations a WHERE a.id = r.automation_id) = 'started'
     ORDER BY r.next_run_at, r.id LIMIT 500 ${store === "postgres" ? "FOR UPDATE OF r SKIP LOCKED" : ""}
   ) RETURNING id, run_id, automation_id, subscriber_id, action_uuid, entered_at, arrived_at`
 

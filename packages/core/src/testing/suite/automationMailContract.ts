@@ -11,6 +11,7 @@ import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
 import { TrackingRepository } from "../../ports/TrackingRepository.js"
 import type { Storage } from "../../usecases/Mailroom.js"
 import { anEmailList, aSubscriber, at, type MakeStorage } from "./fixtures.js"
+import { zeroMailCounters } from "../../domain/zeroMailCounters.js"
 
 /** An automation mail ready to insert. */
 const aMail = (overrides: Partial<NewAutomationMail> = {}): NewAutomationMail => ({
@@ -31,13 +32,7 @@ const aMail = (overrides: Partial<NewAutomationMail> = {}): NewAutomationMail =>
   addSubscriberLinkTags: false,
   trackOpens: true,
   trackClicks: false,
-  sentToNumberOfSubscribers: 0,
-  openCount: 0,
-  uniqueOpenCount: 0,
-  clickCount: 0,
-  uniqueClickCount: 0,
-  unsubscribeCount: 0,
-  bounceCount: 0,
+  ...zeroMailCounters,
   createdAt: at(0),
   updatedAt: at(0),
   ...overrides

@@ -14,6 +14,7 @@ import { SuppressionRepository } from "../../ports/SuppressionRepository.js"
 import { TagRepository } from "../../ports/TagRepository.js"
 import type { Storage } from "../../usecases/Mailroom.js"
 import { aSubscriber, aSuppression, aTag, anEmailList, at, type MakeStorage } from "./fixtures.js"
+import { zeroMailCounters } from "../../domain/zeroMailCounters.js"
 
 /** A draft campaign without list, template, segment, counters or delivery times, ready to insert. */
 export const aCampaign = (overrides: Partial<NewCampaign> = {}): NewCampaign => ({
@@ -41,13 +42,7 @@ export const aCampaign = (overrides: Partial<NewCampaign> = {}): NewCampaign => 
   addSubscriberTags: false,
   addSubscriberLinkTags: false,
   disableWebview: false,
-  sentToNumberOfSubscribers: 0,
-  openCount: 0,
-  uniqueOpenCount: 0,
-  clickCount: 0,
-  uniqueClickCount: 0,
-  unsubscribeCount: 0,
-  bounceCount: 0,
+  ...zeroMailCounters,
   audienceCursor: 0,
   audienceFrozenAt: null,
   scheduledAt: null,

@@ -58,7 +58,21 @@ describe.each(["sqlite", "postgres"] as const)("webhook deliveries when the proc
         const [sent] = await rig.query<{ n: number }>(`SELECT count(*) AS n FROM ${rig.table("sends")} WHERE sent_at IS NOT NULL`)
         const expected = Number(sent!.n)
         expect(expected).toBeGreaterThan(COUNT - 100)
-        expect(await receiver.waitFor(expected, 120_000)).toBe(expected)
+        let got = await receiver.waitFor(expected, 120_000)
+        // on a machine busy with the rest of the suite a delivery may fail twice and wait for its 5-minute retry: that
+        // is the retry schedule, not a loss. Such deliveries must still exist, pending; they are retried now.
+        let retriedByHand = 0
+        if (got < expected) {
+          const pending = await rig.api.call("GET", `/api/webhooks/${hook.body.data.uuid}/deliveries?filter[status]=pending&per_page=100`)
+          for (const delivery of pending.body.data as Array<{ uuid: string }>) {
+            const retried = await rig.api.call("POST", `/api/webhooks/${hook.body.data.uuid}/deliveries/${delivery.uuid}/retry`)
+            expect(retried.status, retried.text).toBe(200)
+            retriedByHand++
+          }
+          got = await receiver.waitFor(expected, 60_000)
+        }
+        expect(got).toBe(expected)
+        expect(retriedByHand, "deliveries waiting for a later attempt").toBeLessThanOrEqual(50)
         // deliveries sent before the kill but not recorded are sent again once their lease runs out: wait for the log
         const succeeded = async () =>
           (await rig.api.call("GET", `/api/webhooks/${hook.body.data.uuid}/deliveries?filter[status]=succeeded&per_page=1`)).body.meta.total
@@ -68,7 +82,7 @@ describe.each(["sqlite", "postgres"] as const)("webhook deliveries when the proc
         const repeats = [...receiver.counts.values()].filter((n) => n > 1).length
         // at most what the sender loops had claimed and not recorded at the kill (4 loops of 64)
         expect(repeats).toBeLessThanOrEqual(4 * 64)
-        console.log(`webhooks crash (${store}): ${expected} events, ${before} delivered before the kill, ${repeats} repeated after it`)
+        console.log(`webhooks crash (${store}): ${expected} events, ${before} delivered before the kill, ${repeats} repeated after it, ${retriedByHand} retried by hand`)
       })
     } finally {
       await receiver.close()

@@ -190,7 +190,13 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
     })
 
     /** Runs due steps forever (the server forks it, `mailroom worker` runs it). */
-    const run = pollForever("Automation scheduler", step(), options.pollInterval)
+    const run = pollForever(
+      "Automation scheduler",
+      // after a busy step, a turn of the event loop: with a synchronous driver (SQLite) back-to-back steps would hold
+      // off the process's delivery, requests and timers until every due position is done
+      Effect.map(step(), (stepped) => (stepped > 0 ? Duration.zero : 0)),
+      options.pollInterval
+    )
 
     return { step, drain, run } as const
   })

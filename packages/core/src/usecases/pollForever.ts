@@ -20,9 +20,7 @@ export const pollForever = (
         return outage.ok
       }),
       Effect.flatMap((result) =>
-        // after work, a turn of the event loop before the next step: with a synchronous driver (SQLite) a busy loop
-        // would otherwise hold off timers, sockets and every other loop of the process until it runs dry
-        Duration.isDuration(result) ? Effect.sleep(result) : Effect.sleep(result === 0 ? idle : Duration.zero)
+        Duration.isDuration(result) ? Effect.sleep(result) : result === 0 ? Effect.sleep(idle) : Effect.void
       ),
       Effect.catchAllCause((cause) =>
         Effect.gen(function*() {

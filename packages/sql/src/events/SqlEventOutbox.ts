@@ -53,7 +53,7 @@ export const SqlEventOutbox = Layer.effect(
     const read = (after: EventPosition, limit: number) =>
       Effect.map(
         pg
-          ? sql<EventRow>`SELECT * FROM events WHERE (tx, id) > (${after.tx}, ${after.id}) AND tx < ${horizon}
+          ? sql<EventRow>`SELECT * FROM events WHERE (tx > ${after.tx} OR (tx = ${after.tx} AND id > ${after.id})) AND tx < ${horizon}
                           ORDER BY tx, id LIMIT ${limit}`
           : sql<EventRow>`SELECT * FROM events WHERE id > ${after.id} ORDER BY id LIMIT ${limit}`,
         (rows) => toBatch(rows, after)

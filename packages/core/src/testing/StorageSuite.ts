@@ -1,6 +1,7 @@
 import { describe } from "@effect/vitest"
 import { apiTokenContract } from "./suite/apiTokenContract.js"
 import { automationContract } from "./suite/automationContract.js"
+import { automationRunContract } from "./suite/automationRunContract.js"
 import { automationMailContract } from "./suite/automationMailContract.js"
 import { campaignContract } from "./suite/campaignContract.js"
 import { campaignLinkContract } from "./suite/campaignLinkContract.js"
@@ -60,4 +61,5 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     eventsContract(makeStorage)
     webhookContract(makeStorage)
     automationContract(makeStorage)
+    automationRunContract(makeStorage)
   })

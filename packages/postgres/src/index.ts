@@ -1,2 +1,3 @@
 export * from "./PostgresIsolatedStorage.js"
 export * from "./PostgresStorage.js"
+export * from "./postgresConnectionProblem.js"

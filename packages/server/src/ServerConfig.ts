@@ -17,6 +17,8 @@ export interface EnvironmentConfig {
   readonly databaseUrl: string
   readonly apiToken: Option.Option<Redacted.Redacted>
   readonly appUrl: string
+  /** Whether APP_URL was set (else appUrl is the listening address). */
+  readonly appUrlConfigured: boolean
   readonly logRequests: boolean
   /** SMTP server for outgoing mail; null writes .eml files to `outboxDirectory` instead. */
   readonly smtpUrl: string | null
@@ -101,6 +103,7 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     ...config,
     // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/RESULTS.md)
     clientConcurrency: clientConcurrency > 0 ? clientConcurrency : config.databaseUrl.startsWith("postgres") ? 8 : 2,
-    appUrl: appUrl._tag === "Some" ? appUrl.value.replace(/\/+$/, "") : `http://${config.host}:${config.port}`
+    appUrl: appUrl._tag === "Some" ? appUrl.value.replace(/\/+$/, "") : `http://${config.host}:${config.port}`,
+    appUrlConfigured: appUrl._tag === "Some"
   }))
 )

@@ -1,18 +1,24 @@
 import { Ability, type AutomationRunner, type AutomationTriggers, type Mailroom, Tokens, type WebhookDispatcher, type WebhookSender } from "@mailroom/core"
-import { Console, Effect, Layer, Schema } from "effect"
+import { existsSync } from "node:fs"
+import { sqliteBackup } from "@mailroom/sqlite"
+import { type Config, Console, Effect, Layer, Schema } from "effect"
 import { CliError } from "./CliError.js"
 import { dkimKeys, DkimSettings } from "./dkimKeys.js"
 import { feedbackChecks } from "./feedback/feedbackChecks.js"
 import { FeedbackSettings } from "./feedback/FeedbackSettings.js"
 import { MailroomFromConfig, MailroomServer, runWorkers } from "./MailroomServer.js"
 import { ServerConfig } from "./ServerConfig.js"
-import { isSupportedDatabaseUrl } from "./storageFromUrl.js"
+import { announce } from "./startup/announce.js"
+import { configErrorMessage } from "./startup/configErrorMessage.js"
+import { preflight } from "./startup/preflight.js"
+import { startupWarnings } from "./startup/startupWarnings.js"
 
 
 const usage = `Usage: mailroom <command>
   serve                                     run the HTTP server with a job worker (default)
   worker                                    run only the background workers (several may share one Postgres)
   migrate                                   apply database migrations and exit
+  backup FILE                               copy the live SQLite database to FILE (online, consistent)
   token:create --name NAME [--ability A]…   issue an API token (abilities: all, read, write, send; default all)
   token:list                                list tokens (never their secrets)
   token:revoke UUID                         delete a token`
@@ -55,21 +61,48 @@ const tokenRevoke = (uuid: string | undefined) =>
     yield* Console.log(`Revoked ${uuid}.`)
   })
 
+/** Copies the SQLite database to a new file while the server may keep running. */
+const backup = (databaseUrl: string, destination: string | undefined) =>
+  Effect.gen(function*() {
+    if (destination === undefined) return yield* new CliError({ message: `backup needs a destination file.\n${usage}` })
+    if (!databaseUrl.startsWith("sqlite:") || /^sqlite:(:memory:)?$/.test(databaseUrl)) {
+      return yield* new CliError({ message: "backup: DATABASE_URL is not a SQLite file; back up Postgres with pg_dump (see README, Backups)" })
+    }
+    if (existsSync(destination)) return yield* new CliError({ message: `backup: ${destination} exists; name a new file` })
+    const pages = yield* sqliteBackup(databaseUrl.slice("sqlite:".length), destination).pipe(
+      Effect.mapError((error) => new CliError({ message: `backup: ${error.message}` }))
+    )
+    yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
+  })
+
+/** The HTTP server and its workers until interrupted, announced once it listens. */
+const serve = (config: Config.Config.Success<typeof ServerConfig> & Pick<ServerConfig, "dkim" | "feedback">) =>
+  Effect.scoped(Effect.gen(function*() {
+    const context = yield* Layer.build(MailroomServer(config))
+    yield* Effect.provide(announce(config), context)
+    yield* Effect.forkScoped(startupWarnings(config))
+    return yield* Effect.never
+  }))
+
+/** The environment's configuration with its DKIM keys and feedback checks; a bad value fails naming its variable. */
+const loadConfig = Effect.gen(function*() {
+  return {
+    ...yield* ServerConfig,
+    dkim: yield* dkimKeys(yield* DkimSettings),
+    feedback: yield* feedbackChecks(yield* FeedbackSettings)
+  }
+}).pipe(Effect.catchTag("ConfigError", (error) => new CliError({ message: configErrorMessage(error) })))
+
 /** Runs one CLI command with the given arguments (argv without node and script). */
 export const cli = (argv: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const config = {
-      ...yield* ServerConfig,
-      dkim: yield* dkimKeys(yield* DkimSettings),
-      feedback: yield* feedbackChecks(yield* FeedbackSettings)
-    }
-    if (!isSupportedDatabaseUrl(config.databaseUrl)) {
-      return yield* new CliError({ message: "DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…" })
-    }
     const [command = "serve", ...args] = argv
+    if (command === "help" || command === "--help" || command === "-h") return yield* Console.log(usage)
+    const config = yield* loadConfig
+    yield* preflight(config, command)
     switch (command) {
       case "serve":
-        return yield* Layer.launch(MailroomServer(config))
+        return yield* serve(config)
       case "worker":
         return yield* withMailroom(
           config,
@@ -77,15 +110,14 @@ export const cli = (argv: ReadonlyArray<string>) =>
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))
+      case "backup":
+        return yield* backup(config.databaseUrl, args[0])
       case "token:create":
         return yield* withMailroom(config, tokenCreate(args))
       case "token:list":
         return yield* withMailroom(config, tokenList)
       case "token:revoke":
         return yield* withMailroom(config, tokenRevoke(args[0]))
-      case "help":
-      case "--help":
-        return yield* Console.log(usage)
       default:
         return yield* new CliError({ message: `Unknown command ${command}.\n${usage}` })
     }

@@ -1,1 +1,2 @@
 export * from "./SqliteStorage.js"
+export * from "./sqliteBackup.js"

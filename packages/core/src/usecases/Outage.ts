@@ -43,7 +43,7 @@ export const makeOutage = (what: string): Outage => {
 
 /**
  * Runs `effect` until it succeeds: each attempt is uninterruptible (a write is never cut in half), failures are noted
- * on `outage` and retried after a pause growing from 100 ms to 2 s; interruption is honoured between attempts.
+ * on `outage` (unless interruption took part: a stop in progress) and retried after a pause growing from 100 ms to 2 s; interruption is honoured between attempts.
  */
 export const untilItWorks = <A>(effect: Effect.Effect<A, unknown>, outage: Outage): Effect.Effect<A> =>
   Effect.gen(function*() {
@@ -55,7 +55,8 @@ export const untilItWorks = <A>(effect: Effect.Effect<A, unknown>, outage: Outag
         return exit.value
       }
       if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
-      yield* outage.failed(exit.cause)
+      // an attempt cut short by a shutdown is retried (or the sleep ends it) without a warning
+      if (!Cause.isInterrupted(exit.cause)) yield* outage.failed(exit.cause)
       yield* Effect.sleep(pause)
       pause = Math.min(pause * 2, 2_000)
     }

@@ -46,8 +46,8 @@ const ehloName = (name: string): string => (/^[A-Za-z0-9.-]+$/.test(name) && nam
 export const parseSmtpUrl = (text: string): SmtpSettings => {
   const url = new URL(text)
   const secure = url.protocol === "smtps:"
-  if (!secure && url.protocol !== "smtp:") throw new Error("the URL must start with smtp:// or smtps://")
-  if (url.hostname === "") throw new Error("the URL names no host")
+  if (!secure && url.protocol !== "smtp:") throw new Error("must start with smtp:// or smtps://")
+  if (url.hostname === "") throw new Error("names no host (e.g. smtp://user:pass@mail.example.com:587)")
   const params = url.searchParams
   return {
     host: url.hostname.replace(/^\[(.*)\]$/, "$1"),

@@ -1,0 +1,39 @@
+/**
+ * `npm start` as a container or a terminal runs it: the server answers within seconds, and SIGTERM or SIGINT sent to the
+ * npm process reaches it, which stops gracefully, exits 0 and frees the port (no orphan keeps serving).
+ */
+import { spawn } from "node:child_process"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { freePort } from "./processes.js"
+import { portIsFree, waitUntil } from "./portIsFree.js"
+import { repositoryCopy } from "./repositoryCopy.js"
+
+const clone = repositoryCopy()
+afterAll(() => clone.remove())
+
+const npmStartThenSignal = async (signal: NodeJS.Signals) => {
+  const port = await freePort()
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), API_TOKEN: "npm-start-token" }
+  for (const key of ["DATABASE_URL", "SMTP_URL", "OUTBOX_DIR", "HOST", "APP_URL", "WORKERS"]) delete env[key]
+  const npm = spawn("npm", ["start"], { cwd: clone.dir, env, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  npm.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => npm.once("exit", resolve))
+  try {
+    await waitUntil(async () => output.includes("Mailroom is listening on"), 60_000)
+    const answer = await fetch(`http://127.0.0.1:${port}/api/email-lists`, { headers: { authorization: "Bearer npm-start-token" } })
+    expect(answer.status).toBe(200)
+    expect(output).toMatch(/docs http:\/\/127\.0\.0\.1:\d+\/docs/)
+    npm.kill(signal)
+    expect(await exited, output).toBe(0)
+    await waitUntil(() => portIsFree(port), 10_000)
+  } finally {
+    npm.kill("SIGKILL")
+  }
+}
+
+describe("npm start", () => {
+  it("SIGTERM to npm stops the server: exit code 0, port free", () => npmStartThenSignal("SIGTERM"), 90_000)
+  it("SIGINT (Ctrl-C) to npm stops the server: exit code 0, port free", () => npmStartThenSignal("SIGINT"), 90_000)
+})

@@ -68,8 +68,10 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     if (!databaseUrl.startsWith("sqlite:") || /^sqlite:(:memory:)?$/.test(databaseUrl)) {
       return yield* new CliError({ message: "backup: DATABASE_URL is not a SQLite file; back up Postgres with pg_dump (see README, Backups)" })
     }
+    const source = databaseUrl.slice("sqlite:".length)
+    if (!existsSync(source)) return yield* new CliError({ message: `backup: there is no database at ${source} (DATABASE_URL)` })
     if (existsSync(destination)) return yield* new CliError({ message: `backup: ${destination} exists; name a new file` })
-    const pages = yield* sqliteBackup(databaseUrl.slice("sqlite:".length), destination).pipe(
+    const pages = yield* sqliteBackup(source, destination).pipe(
       Effect.mapError((error) => new CliError({ message: `backup: ${error.message}` }))
     )
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)

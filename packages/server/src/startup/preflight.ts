@@ -8,7 +8,7 @@ import { directoryProblem } from "./ensureWritableDirectory.js"
 import { portProblem } from "./portProblem.js"
 
 /** Commands that open the database. */
-const usesDatabase = new Set(["serve", "worker", "migrate", "token:create", "token:list", "token:revoke", "backup"])
+const usesDatabase = new Set(["serve", "worker", "migrate", "token:create", "token:list", "token:revoke"])
 
 /** Commands that send mail. */
 const sendsMail = new Set(["serve", "worker"])

@@ -11,7 +11,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.base.json ./
 COPY packages ./packages
-# npm ci runs `prepare` (tsc -b): the compiled server lands in packages/*/dist; then the dev tools go
+# npm ci runs `prepare` (tsc -b, then the one-file bundle packages/server/dist/mailroom.mjs); then the dev tools go
 RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf packages/*/src packages/*/test packages/*/tsconfig*.json
@@ -32,5 +32,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself: `docker stop` ends it gracefully (exit 0)
-ENTRYPOINT ["node", "packages/server/dist/main.js"]
+ENTRYPOINT ["node", "packages/server/dist/mailroom.mjs"]
 CMD ["serve"]

@@ -29,7 +29,7 @@ describe("container image", () => {
     expect(dockerfile).toMatch(/^COPY --from=build /m)
     expect(dockerfile).toMatch(/^USER node$/m)
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m)
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "packages\/server\/dist\/main\.js"\]$/m)
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "packages\/server\/dist\/mailroom\.mjs"\]$/m)
     expect(dockerfile).toMatch(/^CMD \["serve"\]$/m)
   })
 

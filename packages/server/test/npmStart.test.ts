@@ -21,7 +21,9 @@ const npmStartThenSignal = async (signal: NodeJS.Signals) => {
   npm.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => npm.once("exit", resolve))
   try {
-    await waitUntil(async () => output.includes("Mailroom is listening on"), 60_000)
+    await waitUntil(async () => output.includes("Mailroom is listening on"), 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${output}`)
+    })
     const answer = await fetch(`http://127.0.0.1:${port}/api/email-lists`, { headers: { authorization: "Bearer npm-start-token" } })
     expect(answer.status).toBe(200)
     expect(output).toMatch(/docs http:\/\/127\.0\.0\.1:\d+\/docs/)

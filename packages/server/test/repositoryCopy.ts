@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url"
 /** The repository's root folder. */
 export const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url))
 
-const LINKED = ["package.json", "package-lock.json", "node_modules", "packages", "tsconfig.json", "tsconfig.base.json", "README.md"]
+const LINKED = ["package.json", "package-lock.json", "node_modules", "packages", "scripts", "tsconfig.json", "tsconfig.base.json", "README.md"]
 
 /** Makes the folder; `remove()` deletes it (the links only, never what they point at). */
 export const repositoryCopy = (): { readonly dir: string; readonly remove: () => void } => {

@@ -1,0 +1,52 @@
+// Bundles the compiled server (packages/server/dist/main.js, from `tsc -b`) into one ES module,
+// packages/server/dist/mailroom.mjs, which `npm start`, `npm run mailroom` and the container run: node then reads one
+// file instead of ~1,500 modules, which halves the CPU time of every start and CLI call (README, "Fast start").
+// Skips the work when the bundle is newer than every compiled file.
+import { readdirSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const entry = join(root, "packages/server/dist/main.js")
+const outfile = join(root, "packages/server/dist/mailroom.mjs")
+
+const newest = (dir) => {
+  let latest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) latest = Math.max(latest, newest(path))
+    else if (entry.name.endsWith(".js")) latest = Math.max(latest, statSync(path).mtimeMs)
+  }
+  return latest
+}
+
+const compiled = Math.max(...readdirSync(join(root, "packages")).map((name) => {
+  try {
+    return newest(join(root, "packages", name, "dist"))
+  } catch {
+    return 0
+  }
+}))
+const bundled = (() => {
+  try {
+    return statSync(outfile).mtimeMs
+  } catch {
+    return 0
+  }
+})()
+
+if (bundled <= compiled || process.argv.includes("--force")) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // native or optional modules stay outside: better-sqlite3 loads its .node binary, pg-native is never installed
+    external: ["better-sqlite3", "pg-native"],
+    banner: { js: "import { createRequire as __mailroomRequire } from 'node:module'; const require = __mailroomRequire(import.meta.url);" },
+    logLevel: "warning"
+  })
+}

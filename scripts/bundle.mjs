@@ -1,6 +1,6 @@
 // Bundles the compiled server (packages/server/dist/main.js, from `tsc -b`) into one ES module,
 // packages/server/dist/mailroom.mjs, which `npm start`, `npm run mailroom` and the container run: node then reads one
-// file instead of ~1,500 modules, which halves the CPU time of every start and CLI call (README, "Fast start").
+// file instead of ~1,500 modules, which halves the CPU time of every start and CLI call (README, "Set-up on a fresh machine").
 // Skips the work when the bundle is newer than every compiled file.
 import { readdirSync, statSync } from "node:fs"
 import { join } from "node:path"

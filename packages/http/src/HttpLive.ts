@@ -14,7 +14,9 @@ import { AuthorizationLive } from "./AuthorizationLive.js"
 import { type ClientLimits, clientLimits, DEFAULT_CLIENT_LIMITS } from "./clientLimits.js"
 import { ErrorResponses } from "./ErrorResponses.js"
 import { guardBodies } from "./guardBodies.js"
+import { OperationsRoutes } from "./operationsRoutes.js"
 import { requestLogger } from "./requestLogger.js"
+import { requestMetrics } from "./requestMetrics.js"
 import { securityHeaders } from "./securityHeaders.js"
 import { CampaignsLive } from "./handlers/CampaignsLive.js"
 import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
@@ -87,7 +89,8 @@ export const limitBody = (maxBytes: number) => (app: HttpApp.Default): HttpApp.D
       : HttpIncomingMessage.withMaxBodySize(app, Option.some(FileSystem.Size(maxBytes))))
 
 /**
- * The whole HTTP application: /api routes, /api/openapi.json and the /docs page, served by `server`
+ * The whole HTTP application: /api routes, /api/openapi.json, the /docs page and the operations routes (`/`,
+ * /healthz, /readyz, /metrics, reporting what `Operations` gives; every request timed for it), served by `server`
  * (a platform layer providing HttpServer, HttpPlatform, FileSystem, Path and Etag, like NodeHttpServer.layer).
  * The server layer is provided innermost, so it starts listening only once every handler is ready
  * (a request that arrived earlier would otherwise never be answered).
@@ -98,10 +101,11 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
   const limit = limitBody(maxBytes)
   const guard = guardBodies(maxBytes)
   const fair = clientLimits(options.clientLimits ?? DEFAULT_CLIENT_LIMITS)
-  return HttpApiBuilder.serve((app) => logger(securityHeaders(fair(limit(guard(app)))))).pipe(
+  return HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(app))))))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    Layer.provide(OperationsRoutes),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
     Layer.provide(ErrorResponses),
     Layer.provide(ApiLive)

@@ -24,7 +24,10 @@ import {
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
 import { HttpLive, WebhookPayloadsLive } from "@mailroom/http"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Fiber, Layer, Option } from "effect"
+import { LoggingLive } from "./logging.js"
+import { OperationsLive } from "./OperationsLive.js"
+import { RunningWorkers } from "./RunningWorkers.js"
 import { mailerFromConfig } from "./mailerFromConfig.js"
 import { MarkedRenderer } from "./markdown.js"
 import { NodeHmac } from "./nodeHmac.js"
@@ -77,9 +80,10 @@ export const runWorkers: Effect.Effect<never, never, Workers> = Effect.gen(funct
   ])
 })
 
-/** Runs the background workers for as long as the layer lives. */
-export const WorkerLive: Layer.Layer<never, never, Workers> = Layer.scopedDiscard(
-  Effect.forkScoped(runWorkers)
+/** Runs the background workers for as long as the layer lives; RunningWorkers tells whether they still run. */
+export const WorkerLive: Layer.Layer<RunningWorkers, never, Workers> = Layer.scoped(
+  RunningWorkers,
+  Effect.map(Effect.forkScoped(runWorkers), (fiber) => ({ running: Effect.map(Fiber.poll(fiber), Option.isNone) }))
 )
 
 /** Use cases over the configured store and mailer, with links on APP_URL. */
@@ -119,19 +123,22 @@ export const MailroomFromConfig = (config: ServerConfig) =>
     Layer.provide(Layer.effect(
       ImportOptions,
       Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))
-    ))
+    )),
+    Layer.provide(LoggingLive({ format: config.logFormat, level: config.logLevel }))
   )
 
 /**
- * The standalone server: store → use cases → API_TOKEN seed → job worker → HTTP. Built in that order, so the port
- * opens only when migrations have run and every handler is ready.
+ * The standalone server: logger → store → use cases → job worker → API_TOKEN seed → operations (readiness, metrics) →
+ * HTTP. Built in that order, so the port opens only when migrations have run and every handler is ready.
  */
 export const MailroomServer = (config: ServerConfig) =>
   HttpLive(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }), {
     logRequests: config.logRequests,
     clientLimits: { perMinute: config.rateLimitPerMinute, inFlight: config.clientConcurrency }
   }).pipe(
+    Layer.provide(OperationsLive({ metricsToken: config.metricsToken })),
     Layer.provide(SeedToken(config.apiToken)),
     Layer.provide(config.workers ? WorkerLive : Layer.empty),
-    Layer.provideMerge(MailroomFromConfig(config))
+    Layer.provideMerge(MailroomFromConfig(config)),
+    Layer.provide(LoggingLive({ format: config.logFormat, level: config.logLevel }))
   )

@@ -1,6 +1,6 @@
 import type { FeedbackChecks } from "@mailroom/core"
 import type { DkimKey } from "@mailroom/smtp"
-import { Config, type Option, type Redacted } from "effect"
+import { Config, Option, Redacted } from "effect"
 
 /** The runtime contract of `npm start`, read from the environment (the DKIM keys by `dkimKeys`). */
 export interface ServerConfig extends EnvironmentConfig {
@@ -49,7 +49,18 @@ export interface EnvironmentConfig {
   readonly webhookTimeoutSeconds: number
   /** Most webhook deliveries per second and process while a campaign is sending (0: no limit). */
   readonly webhookRateWhileSending: number
+  /** Log lines as JSON objects (one per line) or in the human format. */
+  readonly logFormat: LogFormat
+  /** Lines below this level are not logged. */
+  readonly logLevel: LogLevelName
+  /** The bearer token GET /metrics takes; none: any API token with the read ability. */
+  readonly metricsToken: Option.Option<Redacted.Redacted>
 }
+
+/** LOG_FORMAT values. */
+export type LogFormat = "json" | "pretty"
+/** LOG_LEVEL values. */
+export type LogLevelName = "debug" | "info" | "warn" | "error"
 
 /** Reads the runtime contract of `npm start` from the environment (see README, Configuration), with defaults. */
 export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
@@ -97,6 +108,22 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
   webhookRateWhileSending: Config.integer("WEBHOOK_RATE_WHILE_SENDING").pipe(
     Config.withDefault(100),
     Config.validate({ message: "WEBHOOK_RATE_WHILE_SENDING must be 0 (no limit) or more", validation: (n) => n >= 0 })
+  ),
+  logFormat: Config.string("LOG_FORMAT").pipe(
+    Config.withDefault("pretty"),
+    Config.map((format) => format.trim().toLowerCase()),
+    Config.validate({ message: "LOG_FORMAT must be json or pretty", validation: (f): f is LogFormat => f === "json" || f === "pretty" })
+  ),
+  logLevel: Config.string("LOG_LEVEL").pipe(
+    Config.withDefault("info"),
+    Config.map((level) => level.trim().toLowerCase()),
+    Config.validate({
+      message: "LOG_LEVEL must be debug, info, warn or error",
+      validation: (l): l is LogLevelName => l === "debug" || l === "info" || l === "warn" || l === "error"
+    })
+  ),
+  metricsToken: Config.option(Config.redacted("METRICS_TOKEN")).pipe(
+    Config.map(Option.filter((token) => Redacted.value(token).trim() !== ""))
   )
 }).pipe(
   Config.map(({ appUrl, clientConcurrency, ...config }) => ({

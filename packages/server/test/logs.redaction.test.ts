@@ -8,7 +8,7 @@ import { killAll, startServe } from "./processes.js"
 
 const TOKEN = "log-redaction-token"
 
-describe("request logs (sqlite file, LOG_REQUESTS=true)", () => {
+describe.each(["pretty", "json"])("request logs (sqlite file, LOG_REQUESTS=true, LOG_FORMAT=%s)", (format) => {
   it("carry method, path and status, never an address or the signature of a public link", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mailroom-logs-"))
     try {
@@ -16,6 +16,7 @@ describe("request logs (sqlite file, LOG_REQUESTS=true)", () => {
         DATABASE_URL: `sqlite:${join(dir, "mailroom.db")}`,
         API_TOKEN: TOKEN,
         LOG_REQUESTS: "true",
+        LOG_FORMAT: format,
         WORKERS: "false"
       }, dir)
       const suppressed = await server.call("POST", "/api/suppressions", { email: "secret.person@example.com" })
@@ -31,6 +32,10 @@ describe("request logs (sqlite file, LOG_REQUESTS=true)", () => {
       expect(log).toContain("/u/5e4d0000-0000-4000-8000-000000000009/…")
       expect(log).not.toContain("secret.person")
       expect(log).not.toContain(signature)
+      if (format === "json") {
+        const lines = log.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line))
+        expect(lines.some((line) => line.annotations["http.url"] === "/api/suppressions/…" && line.annotations["http.status"] === 200)).toBe(true)
+      }
     } finally {
       await killAll()
       rmSync(dir, { recursive: true, force: true })

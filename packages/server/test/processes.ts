@@ -29,7 +29,10 @@ const CONFIG_KEYS = [
   "SOFT_BOUNCE_LIMIT",
   "BOUNCE_ADDRESS",
   "FEEDBACK_ID",
-  "RATE_LIMIT_PER_MINUTE"
+  "RATE_LIMIT_PER_MINUTE",
+  "LOG_FORMAT",
+  "LOG_LEVEL",
+  "METRICS_TOKEN"
 ]
 
 const live = new Set<ChildProcess>()

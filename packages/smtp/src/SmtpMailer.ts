@@ -1,7 +1,8 @@
 import { Mailer, MailError } from "@mailroom/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Runtime } from "effect"
 import { type DkimKey, makeDkimSigner } from "./Dkim.js"
 import { messageBuffers } from "./internal/BufferPool.js"
+import { ConnectionFailureLog } from "./internal/ConnectionFailureLog.js"
 import { buildLayoutMime, prepareLayout } from "./internal/LayoutMime.js"
 import { buildMime, type RawMail, writeMime } from "./internal/mime.js"
 import { SmtpError } from "./internal/SmtpConnection.js"
@@ -51,8 +52,15 @@ export const SmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
       const settings = yield* Effect.try(() => parseSmtpUrl(options.url)).pipe(
         Effect.orDieWith((error) => new Error(`SmtpMailer: invalid SMTP URL (${String(error)})`))
       )
+      const runtime = yield* Effect.runtime<never>()
+      const failures = new ConnectionFailureLog()
+      const destination = `${settings.host}:${settings.port}`
+      const warn = (error: SmtpError) => {
+        const line = failures.note(destination, error.message, Date.now())
+        if (line !== null) Runtime.runFork(runtime, Effect.annotateLogs(Effect.logWarning(line), { smtp: destination }))
+      }
       const pool = yield* Effect.acquireRelease(
-        Effect.sync(() => new SmtpPool(settings, options.maxConnections ?? 8)),
+        Effect.sync(() => new SmtpPool(settings, options.maxConnections ?? 8, warn)),
         (pool) => Effect.sync(() => pool.close())
       )
       const signer = options.dkim === undefined || options.dkim.length === 0

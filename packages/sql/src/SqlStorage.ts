@@ -26,6 +26,7 @@ import { SqlWebhookRepository } from "./repositories/webhooks/SqlWebhookReposito
 import { SqlAutomationRepository } from "./repositories/automations/SqlAutomationRepository.js"
 import { SqlAutomationRunRepository } from "./repositories/automations/SqlAutomationRunRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
+import { SqlQueueDepths } from "./repositories/SqlQueueDepths.js"
 import { SqlAutomationMailRepository } from "./repositories/automations/SqlAutomationMailRepository.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
@@ -54,5 +55,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlAutomationRepository,
   SqlAutomationRunRepository,
   SqlAutomationMailRepository,
+  SqlQueueDepths,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

@@ -1,5 +1,6 @@
 export * from "./columns.js"
 export * from "./migrations/migrate.js"
+export * from "./migrations/pendingMigrations.js"
 export * from "./selectPage.js"
 export * from "./SqlStorage.js"
 export * from "./SqlTransactor.js"

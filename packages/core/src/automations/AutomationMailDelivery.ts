@@ -160,6 +160,7 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
 
     return yield* makeQueueDelivery({
       name: "AutomationMailDelivery",
+      kind: "automation",
       loop: "Automation mail delivery",
       recording: "Recording automation mail deliveries",
       claim,

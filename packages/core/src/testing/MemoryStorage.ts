@@ -51,6 +51,8 @@ import { TransactionalMailRepository } from "../transactional/TransactionalMailR
 import { TransactionalTemplateRepository } from "../transactional/TransactionalTemplateRepository.js"
 import { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
 import { makeMemoryAutomationMailRepository } from "./memory/MemoryAutomationMailRepository.js"
+import { QueueDepths } from "../ports/QueueDepths.js"
+import { makeMemoryQueueDepths } from "./memory/MemoryQueueDepths.js"
 
 /** Every storage port, in memory: for tests and for embedding without a database. Each build starts empty. */
 export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
@@ -82,7 +84,8 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(WebhookDeliveryRepository, makeMemoryWebhookDeliveryRepository(state)),
       Context.add(AutomationRepository, makeMemoryAutomationRepository(state)),
       Context.add(AutomationRunRepository, makeMemoryAutomationRunRepository(state)),
-      Context.add(AutomationMailRepository, makeMemoryAutomationMailRepository(state))
+      Context.add(AutomationMailRepository, makeMemoryAutomationMailRepository(state)),
+      Context.add(QueueDepths, makeMemoryQueueDepths(state))
     )
   })
 )

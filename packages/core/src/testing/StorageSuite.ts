@@ -13,6 +13,7 @@ import { webhookContract } from "./suite/webhookContract.js"
 import { importBatchContract } from "./suite/importBatchContract.js"
 import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
+import { queueDepthsContract } from "./suite/queueDepthsContract.js"
 import { segmentContract } from "./suite/segmentContract.js"
 import { sendContract } from "./suite/sendContract.js"
 import { sendDeliveryContract } from "./suite/sendDeliveryContract.js"
@@ -62,4 +63,5 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     webhookContract(makeStorage)
     automationContract(makeStorage)
     automationRunContract(makeStorage)
+    queueDepthsContract(makeStorage)
   })

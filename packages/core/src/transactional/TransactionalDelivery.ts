@@ -118,6 +118,7 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
 
     return yield* makeQueueDelivery({
       name: "TransactionalDelivery",
+      kind: "transactional",
       loop: "Transactional delivery",
       recording: "Recording transactional deliveries",
       claim,

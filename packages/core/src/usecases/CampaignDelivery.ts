@@ -10,6 +10,7 @@ import { CampaignSender } from "./CampaignSender.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
 import { now } from "./now.js"
 import { pollForever } from "./pollForever.js"
+import { makeProgressLog } from "./ProgressLog.js"
 
 /**
  * The delivery engine. Each step: start scheduled campaigns that are due; for every sending campaign, first freeze
@@ -30,6 +31,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
     /** Per sending campaign: when it last made progress and when its stall was last logged (ms). */
     const progress = new Map<number, { at: number; warnedAt: number }>()
     let transportPause = 0
+    const log = makeProgressLog({ key: "campaign", done: "sent", failed: "failed" }, Duration.toMillis(options.progressLogEvery))
 
     /** Freezes the next slice of the audience; true when the whole audience has send rows. */
     const freezeStep = (campaign: Campaign, cursor: number) =>
@@ -51,12 +53,15 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
       Effect.gen(function*() {
         if ((yield* sends.pendingCount(campaign.id)) > 0) return
         const at = yield* now
-        yield* campaigns.transition(campaign.id, ["sending"], "sent", {
-          sentAt: at,
-          sentToNumberOfSubscribers: yield* sends.sentCount(campaign.id),
-          updatedAt: at
-        })
+        const sent = yield* sends.sentCount(campaign.id)
+        const done = yield* campaigns.transition(campaign.id, ["sending"], "sent", { sentAt: at, sentToNumberOfSubscribers: sent, updatedAt: at })
         progress.delete(campaign.id)
+        if (Option.isNone(done)) return
+        yield* log.end(
+          campaign.uuid,
+          (t) => `Campaign ${campaign.uuid} sent to ${sent} subscribers (this worker: ${t.done} sent, ${t.failed} failed, ${t.rate} mails/s over ${t.seconds} s)`,
+          { subscribers: sent }
+        )
       })
 
     /** Notes the campaign's progress (sends finished); after `stallWarning` without any, logs why (once per `stallWarning`). */
@@ -86,6 +91,7 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
       let handled = 0
       const sending = yield* campaigns.withStatus(["sending"])
       for (const id of progress.keys()) if (!sending.some((c) => c.id === id)) progress.delete(id)
+      for (const uuid of log.ids()) if (!sending.some((c) => c.uuid === uuid)) log.forget(uuid)
       for (const campaign of sending) {
         const list = campaign.emailListId === null ? Option.none() : yield* lists.findById(campaign.emailListId)
         if (Option.isNone(list)) {
@@ -104,6 +110,10 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         if (campaign.audienceFrozenAt === null) {
           const { cursor, done } = yield* freezeStep(campaign, campaign.audienceCursor)
           yield* campaigns.saveAudienceProgress(campaign.id, cursor, done ? yield* now : null)
+          if (done) {
+            const recipients = yield* sends.pendingCount(campaign.id)
+            yield* log.start(campaign.uuid, `Campaign ${campaign.uuid} started: ${recipients} recipients`, { recipients })
+          }
           handled += 1
           continue
         }
@@ -111,6 +121,12 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         const slice = yield* sender.deliverSlice(campaign, list.value, deadline)
         handled += slice.handled
         yield* watchProgress(campaign, slice.finished)
+        yield* log.add(
+          campaign.uuid,
+          slice.sent,
+          slice.failed,
+          (t) => `Campaign ${campaign.uuid}: ${t.done} sent, ${t.failed} failed, ${t.rate} mails/s`
+        )
         if (slice.transportDown) return { handled, transportDown: true }
         if (slice.exhausted) yield* completeIfDone(campaign)
       }

@@ -26,6 +26,7 @@ import { makeOutage, untilItWorks } from "./Outage.js"
 import { sendLeases } from "./sendLeases.js"
 import { suppressedSubscribers } from "./suppressedSubscribers.js"
 import { UrlSigner } from "./UrlSigner.js"
+import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 
 /** A claimed send and whether its address is suppressed. */
 interface Claimed {
@@ -44,6 +45,10 @@ export interface SliceResult {
   readonly handled: number
   /** Sends mailed or failed for good: progress. */
   readonly finished: number
+  /** Of those, the ones mailed. */
+  readonly sent: number
+  /** Of those, the ones that failed for good. */
+  readonly failed: number
   /** A claim found nothing left to send now. */
   readonly exhausted: boolean
   /** The transport failed every mail of a run as long as the concurrency (it looks down): wait before the next slice. */
@@ -151,10 +156,10 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         // a campaign stored before templates were checked: it is not sent broken, it waits for a fix
         yield* campaigns.transition(campaign.id, ["sending"], "paused", { updatedAt: yield* now })
         yield* Effect.logWarning(`Campaign ${campaign.uuid} paused: its content is not a valid template: ${compiledOrProblem.left}`)
-        return { handled: 0, finished: 0, exhausted: false, transportDown: false } satisfies SliceResult
+        return { handled: 0, finished: 0, sent: 0, failed: 0, exhausted: false, transportDown: false } satisfies SliceResult
       }
       const mail = compiledOrProblem.right
-      const state = { exhausted: false, transportDown: false, stopped: false, temporaryInARow: 0, finished: 0 }
+      const state = { exhausted: false, transportDown: false, stopped: false, temporaryInARow: 0, sent: 0, failed: 0 }
 
       /** Mails one claimed send; its outcome (never fails: transport errors become outcomes). */
       const deliverOne = ({ send, suppressed }: Claimed): Effect.Effect<Outcome> =>
@@ -208,7 +213,9 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
         claim,
         deliver: (claimed: Claimed) =>
           Effect.tap(deliverOne(claimed), (outcome) => {
-            if (outcome.result._tag !== "Retry") state.finished++
+            MailroomMetrics.countMail("campaign", outcome.result._tag)
+            if (outcome.result._tag === "Sent") state.sent++
+            else if (outcome.result._tag === "Failed") state.failed++
           }),
         record: (outcomes: ReadonlyArray<Outcome>) =>
           Effect.map(record(campaign, outcomes), (sending) => {
@@ -225,7 +232,9 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
       })
       return {
         handled: handled.recorded,
-        finished: state.finished,
+        finished: state.sent + state.failed,
+        sent: state.sent,
+        failed: state.failed,
         exhausted: state.exhausted,
         transportDown: state.transportDown
       } satisfies SliceResult

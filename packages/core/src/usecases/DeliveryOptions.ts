@@ -25,6 +25,8 @@ export class DeliveryOptions extends Context.Reference<DeliveryOptions>()("@mail
     /** How long a send that keeps failing temporarily (SMTP 4xx, no connection) is retried before it fails. */
     retryFor: Duration.hours(48),
     /** A campaign without progress this long says why in the log. */
-    stallWarning: Duration.minutes(1)
+    stallWarning: Duration.minutes(1),
+    /** How often a sending campaign logs its progress (sent, failed, rate), besides its start and end lines. */
+    progressLogEvery: Duration.seconds(10)
   })
 }) {}

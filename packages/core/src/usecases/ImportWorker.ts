@@ -9,7 +9,9 @@ import { ImportBatchRepository } from "../ports/ImportBatchRepository.js"
 import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "./now.js"
+import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 import { pollForever } from "./pollForever.js"
+import { makeProgressLog } from "./ProgressLog.js"
 
 /** Tuning of the import worker: rows per transaction, lease, CSV parts read at once, idle polling. */
 export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom/ImportOptions", {
@@ -21,7 +23,9 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
     /** Stored CSV parts read per query. */
     partsPerRead: 1,
     /** Pause between polls when no import waits. */
-    pollInterval: Duration.millis(500)
+    pollInterval: Duration.millis(500),
+    /** How often a running import logs its progress (rows processed, errors, rate), besides its start and end lines. */
+    progressLogEvery: Duration.seconds(10)
   })
 }) {}
 
@@ -48,6 +52,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
     const { withTransaction } = yield* Transactor
     const options = yield* ImportOptions
     const leaseFrom = (at: Date) => new Date(at.getTime() + Duration.toMillis(options.lease))
+    const log = makeProgressLog({ key: "import", done: "imported", failed: "errors" }, Duration.toMillis(options.progressLogEvery))
 
     const fail = (subscriberImport: SubscriberImport, reason: string) =>
       Effect.gen(function*() {
@@ -58,6 +63,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           const failed = yield* imports.transition(subscriberImport.id, from, to, { failureReason: reason, finishedAt: at, lockedUntil: null, updatedAt: at })
           if (Option.isSome(failed)) yield* imports.dropCsv(subscriberImport.id)
         }))
+        log.forget(String(subscriberImport.id))
         yield* Effect.logWarning(`Subscriber import ${subscriberImport.id} failed: ${reason}`)
       })
 
@@ -93,6 +99,15 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           })
           if (Option.isNone(written)) return yield* Effect.fail(new Lost())
           processed += count
+          MailroomMetrics.importRows.imported.unsafeUpdate(count - written.value.rejected, [])
+          MailroomMetrics.importRows.rejected.unsafeUpdate(written.value.rejected, [])
+          yield* log.add(
+            String(subscriberImport.id),
+            count - written.value.rejected,
+            written.value.rejected,
+            (t) => `Subscriber import ${subscriberImport.id}: ${processed} rows processed, ${t.failed} errors, ${t.rate} rows/s`,
+            { rows: processed }
+          )
           rows = []
           rejected = []
           // a macrotask boundary: with a synchronous driver (SQLite) the API would otherwise wait for the whole import
@@ -179,6 +194,10 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           })
           if (Option.isNone(begun)) return
           subscriberImport = begun.value
+          yield* log.start(String(subscriberImport.id), `Subscriber import ${subscriberImport.id} started`, { rows: 0 })
+        } else {
+          const { id, processedRows } = subscriberImport
+          yield* log.start(String(id), `Subscriber import ${id} resumed after row ${processedRows}`, { rows: processedRows })
         }
         if (!(yield* importRows(subscriberImport))) return
         const at = yield* now
@@ -186,11 +205,19 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           yield* batches.unsubscribeOthers(subscriberImport.id, subscriberImport.emailListId, at)
         }
         const { from, to } = importTransitions.complete
-        yield* withTransaction(Effect.gen(function*() {
+        const done = yield* withTransaction(Effect.gen(function*() {
           const done = yield* imports.transition(subscriberImport.id, from, to, { finishedAt: at, lockedUntil: null, updatedAt: at })
           if (Option.isSome(done)) yield* imports.dropCsv(subscriberImport.id)
+          return done
         }))
-      }).pipe(Effect.catchIf((error): error is Lost => error instanceof Lost, () => Effect.void))
+        if (Option.isNone(done)) return log.forget(String(subscriberImport.id))
+        const { errorCount: errors, processedRows: rows } = done.value
+        yield* log.end(
+          String(subscriberImport.id),
+          (t) => `Subscriber import ${subscriberImport.id} completed: ${rows} rows, ${errors} errors (${t.rate} rows/s over ${t.seconds} s)`,
+          { rows, errors }
+        )
+      }).pipe(Effect.catchIf((error): error is Lost => error instanceof Lost, () => Effect.sync(() => log.forget(String(claimed.id)))))
 
     /** Claims and runs one import; 1 when there was one, 0 when none waits. */
     const step = Effect.fn("ImportWorker.step")(function*() {

@@ -8,6 +8,7 @@ import { AUTOMATION_MAIL_TEST_MAIL } from "../automations/AutomationMails.js"
 import { AutomationMailTestMails } from "../automations/AutomationMailTestMails.js"
 import { CONFIRMATION_MAIL, ConfirmationMails } from "./ConfirmationMails.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
+import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 import { now } from "./now.js"
 import { pollForever } from "./pollForever.js"
 
@@ -42,15 +43,24 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
       Effect.gen(function*() {
         const handler = handlers[job.kind]
         if (handler === undefined) return yield* queue.fail(job.id, yield* now, `Unknown job kind ${job.kind}`)
+        const kind = job.kind === CONFIRMATION_MAIL ? "confirmation" : "test"
         yield* handler(job.payload).pipe(
           Effect.flatMap(() => Effect.flatMap(now, (at) => queue.complete(job.id, at))),
+          Effect.tap(() => MailroomMetrics.countMail(kind, "Sent")),
           Effect.catchAll((error) =>
             Effect.gen(function*() {
               const at = yield* now
               yield* problems.note(`job ${job.id} (${job.kind})`, error.failure, error.message)
               // the mail may have arrived: it is never sent again (DECISIONS 13)
-              if (error.failure === "unknown") return yield* queue.complete(job.id, at)
-              if (error.failure === "permanent" || job.attempts >= MAX_JOB_ATTEMPTS) return yield* queue.fail(job.id, at, error.message)
+              if (error.failure === "unknown") {
+                MailroomMetrics.countMail(kind, "Sent")
+                return yield* queue.complete(job.id, at)
+              }
+              if (error.failure === "permanent" || job.attempts >= MAX_JOB_ATTEMPTS) {
+                MailroomMetrics.countMail(kind, "Failed")
+                return yield* queue.fail(job.id, at, error.message)
+              }
+              MailroomMetrics.countMail(kind, "Retry")
               yield* queue.retry(job.id, new Date(at.getTime() + retryDelayMillis(job.attempts)), error.message)
             })
           ),

@@ -19,6 +19,7 @@ import { StepEffects } from "../automations/StepEffects.js"
 import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import type { CampaignRepository } from "../ports/CampaignRepository.js"
+import type { QueueDepths } from "../ports/QueueDepths.js"
 import type { RateBudget } from "../ports/RateBudget.js"
 import type { SendRepository } from "../ports/SendRepository.js"
 import type { SettingsRepository } from "../ports/SettingsRepository.js"
@@ -101,6 +102,7 @@ export type Storage =
   | AutomationRepository
   | AutomationRunRepository
   | AutomationMailRepository
+  | QueueDepths
   | Transactor
 
 /** Every use case of Mailroom. */

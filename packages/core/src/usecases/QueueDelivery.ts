@@ -1,6 +1,7 @@
 import { Duration, Effect, Option } from "effect"
 import { newUuid, type SendId } from "../domain/Ids.js"
-import { SendRepository } from "../ports/SendRepository.js"
+import { MailroomMetrics, type MailKind } from "../metrics/MailroomMetrics.js"
+import { type DeliveryResult, SendRepository } from "../ports/SendRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
 import { pump } from "./deliveryPump.js"
@@ -21,9 +22,11 @@ export interface QueueClaim {
 }
 
 /** What a queue of pending sends (transactional mails, automation mails) delivers with. */
-export interface QueueDeliveryOptions<A extends { readonly send: { readonly id: SendId } }, B> {
+export interface QueueDeliveryOptions<A extends { readonly send: { readonly id: SendId } }, B extends { readonly result: DeliveryResult }> {
   /** Names the spans (`<name>.deliverDue`, `<name>.drain`). */
   readonly name: string
+  /** What the mails are, for the mail counters. */
+  readonly kind: MailKind
   /** Names the log lines of the delivery loop ("Transactional delivery"). */
   readonly loop: string
   /** Names the log lines of its recording ("Recording transactional deliveries"). */
@@ -43,7 +46,7 @@ export interface QueueDeliveryOptions<A extends { readonly send: { readonly id: 
  * recorded through the pump (at most `concurrency` handed over and not recorded: the crash bound), woken at once when
  * this process queues a send, else polling.
  */
-export const makeQueueDelivery = <A extends { readonly send: { readonly id: SendId } }, B>(config: QueueDeliveryOptions<A, B>) =>
+export const makeQueueDelivery = <A extends { readonly send: { readonly id: SendId } }, B extends { readonly result: DeliveryResult }>(config: QueueDeliveryOptions<A, B>) =>
   Effect.gen(function*() {
     const sends = yield* SendRepository
     const { withTransaction } = yield* Transactor
@@ -78,7 +81,7 @@ export const makeQueueDelivery = <A extends { readonly send: { readonly id: Send
         concurrency: options.concurrency,
         batchSize: options.batchSize,
         claim: (room) => claim(room, wait),
-        deliver: config.deliver,
+        deliver: (item: A) => Effect.tap(config.deliver(item), (outcome) => MailroomMetrics.countMail(config.kind, outcome.result._tag)),
         record: (outcomes: ReadonlyArray<B>) => untilItWorks(withTransaction(config.record(outcomes)), storage),
         recordLinger: options.recordLinger,
         ...sendLeases<A>(sends, { owner, leaseMillis, storage }),

@@ -1,5 +1,6 @@
 import { Duration, Effect, Option } from "effect"
 import { newUuid } from "../domain/Ids.js"
+import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "../usecases/now.js"
 import { makeOutage, untilItWorks } from "../usecases/Outage.js"
@@ -103,6 +104,9 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
           failingSince: delivery.failingSince,
           attempt: attemptOf(delivery, response, done)
         }))
+        for (const { attempt } of attempts) {
+          MailroomMetrics.webhookDeliveries[attempt.succeeded ? "delivered" : "failed"].unsafeUpdate(1, [])
+        }
         yield* untilItWorks(
           withTransaction(Effect.zipRight(deliveries.record(attempts.map((a) => a.attempt), done), noteHealth(attempts, done))),
           outage

@@ -25,7 +25,12 @@ export class SmtpPool {
   private closed = false
   private lastChunking: boolean | undefined = undefined
 
-  constructor(private readonly settings: SmtpSettings, private readonly maxConnections: number) {}
+  constructor(
+    private readonly settings: SmtpSettings,
+    private readonly maxConnections: number,
+    /** Told of every connection that could not be opened (refused, timed out, TLS or greeting failed). */
+    private readonly onConnectFailure: (error: SmtpError) => void = () => {}
+  ) {}
 
   /**
    * Whether the last connection opened takes messages in BDAT chunks (then bytes should not be dot-stuffed ahead);
@@ -94,6 +99,7 @@ export class SmtpPool {
       },
       (error: SmtpError) => {
         this.opening--
+        this.onConnectFailure(error)
         if (this.live === 0 && this.opening === 0) for (const job of this.queue.splice(0)) job.reject(error)
       }
     )

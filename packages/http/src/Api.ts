@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { ValidationFailedError } from "./ApiErrors.js"
+import { PayloadTooLargeError, TooManyRequestsError, UnsupportedMediaTypeError, ValidationFailedError } from "./ApiErrors.js"
+import { openApiContract } from "./openApiContract.js"
 import { CampaignsGroup } from "./groups/CampaignsGroup.js"
 import { ConfirmationGroup } from "./groups/ConfirmationGroup.js"
 import { EmailListsGroup } from "./groups/EmailListsGroup.js"
@@ -18,6 +19,13 @@ import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 import { AutomationsGroup } from "./automations/AutomationsGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 import { AutomationMailsGroup } from "./automations/AutomationMailsGroup.js"
+
+const description = "Email campaigns, lists and subscribers, transactional mails, automations and webhooks. " +
+  "Every /api operation needs `Authorization: Bearer <token>` (a token's abilities decide what it may do: 403 " +
+  "otherwise). Errors are JSON `{message}`, validation errors `{message, errors: {field: [messages]}}` (422; a key " +
+  "a body schema does not list is refused there too). Lists take `page`, `per_page` (at most 100), `sort` and " +
+  "`filter[...]`; an unknown sort or filter key is a 400. Bodies are JSON, at most 10 MiB (413). The public links in " +
+  "mails (`/t`, `/u`, `/webview`, `/confirm`) and provider webhooks (`/feedback`) need no token."
 
 /** The Mailroom HTTP contract: every endpoint, its schemas and errors. The server, OpenAPI and client derive from it. */
 export class Api extends HttpApi.make("mailroom")
@@ -40,22 +48,11 @@ export class Api extends HttpApi.make("mailroom")
   .add(ConfirmationGroup)
   .add(FeedbackGroup)
   .addError(ValidationFailedError)
+  .annotate(HttpApi.AdditionalSchemas, [PayloadTooLargeError, UnsupportedMediaTypeError, TooManyRequestsError])
   .annotate(OpenApi.Title, "Mailroom API")
   .annotate(OpenApi.Version, "1.0.0")
-  .annotate(OpenApi.Description, "Email campaigns, lists and subscribers. Every /api route needs `Authorization: Bearer <token>`.")
-  .annotate(OpenApi.Transform, (spec) => {
-    for (const [route, path] of Object.entries(spec.paths as Record<string, Record<string, unknown>>)) {
-      for (const operation of Object.values(path)) {
-        const responses = (operation as { responses?: Record<string, unknown> }).responses
-        // a provider's webhook decodes nothing itself: 400 is its malformed payload, and it never answers 422
-        if (responses !== undefined && route.startsWith("/feedback/")) delete responses["422"]
-        else if (responses !== undefined && "422" in responses) delete responses["400"]
-        else if (responses !== undefined && typeof responses["400"] === "object") {
-          const body = responses["400"] as { description?: string }
-          body.description = "Unknown sort, filter or include"
-        }
-      }
-    }
-    return spec
-  })
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The Mailroom server that serves this document." }])
+  .annotate(OpenApi.Description, description)
+  .annotate(OpenApi.Transform, openApiContract)
 {}

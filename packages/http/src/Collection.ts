@@ -26,8 +26,12 @@ export const Collection = <A, I, R>(Item: Schema.Schema<A, I, R>) =>
     })
   })
 
-/** A request body schema that reports every invalid field at once, not just the first. */
-export const allErrors = <A, I, R>(schema: Schema.Schema<A, I, R>) => schema.annotations({ parseOptions: { errors: "all" } })
+/**
+ * A request body schema that reports every invalid field at once, not just the first, and refuses keys it does not
+ * know (its OpenAPI schema says `additionalProperties: false`), so a typo is a 422 naming it instead of a no-op.
+ */
+export const allErrors = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  schema.annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
 
 /** `{ data: Item }`, the envelope of a single resource. */
 export const Data = <A, I, R>(Item: Schema.Schema<A, I, R>) => Schema.Struct({ data: Item })

@@ -13,14 +13,16 @@ const expected = /^Expected (\w+)/
 /**
  * Field errors from a request decode failure, keyed by the issue path joined with dots. Schema reports each member
  * of a union ("Expected string…", "Expected null…"); those collapse into one readable message per field, and a
- * field whose items have their own errors (`tags.1`) gets no generic message of its own.
+ * field whose items have their own errors (`tags.1`) gets no generic message of its own. A key the schema does not
+ * know gets "The <key> field is unknown."
  */
 const fieldErrors = (error: HttpApiError.HttpApiDecodeError): Record<string, Array<string>> => {
   const errors: Record<string, Array<string>> = {}
   for (const issue of error.issues) {
     const key = issue.path.length === 0 ? "body" : issue.path.join(".")
+    const message = issue._tag === "Unexpected" ? `The ${key} field is unknown.` : issue.message
     const messages = (errors[key] ??= [])
-    if (!messages.includes(issue.message)) messages.push(issue.message)
+    if (!messages.includes(message)) messages.push(message)
   }
   const keys = Object.keys(errors)
   for (const [key, messages] of Object.entries(errors)) {

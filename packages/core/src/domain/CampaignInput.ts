@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 import { EmailText, Flag, MAX_HTML, NullableText, optional, optionalNullable, required, RequiredText } from "./Fields.js"
 import { mailSwitchFields, TemplateFieldValues } from "./mailInputFields.js"
 
@@ -34,25 +34,41 @@ export class CampaignInput extends Schema.Class<CampaignInput>("CampaignInput")(
   type: optionalNullable("type", Schema.Literal("draft").annotations({ message: () => "The selected type is invalid. Only draft is allowed." }))
 }) {}
 
+/**
+ * The campaign body as a client writes it: every field CampaignInput reads, plus `email_list_id`, the integer list id
+ * older clients send in place of `email_list_uuid`. It is what the OpenAPI document shows for create and update.
+ */
+export const CampaignBody = Schema.extend(
+  Schema.encodedBoundSchema(CampaignInput),
+  Schema.Struct({
+    email_list_id: Schema.optional(Schema.NullOr(Schema.Int).annotations({
+      description: "The list's integer id, accepted in place of email_list_uuid (older clients)."
+    }))
+  })
+).annotations({
+  identifier: "CampaignBody",
+  description: "Campaign create and update body (update replaces the campaign: absent fields take their defaults)."
+})
+
 /** A JSON object body. */
 const Body = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 /**
- * The campaign body as it arrives: the integer `email_list_id` of older clients is accepted in place of
- * `email_list_uuid`, then the body decodes as CampaignInput (every invalid field reported at once).
+ * The campaign body as it arrives: the integer `email_list_id` of older clients is taken in place of
+ * `email_list_uuid`, then the body decodes as CampaignInput (every invalid field reported at once). Documented as
+ * CampaignBody: the loose first step only moves the list id, so a missing name and a missing list are still
+ * reported together.
  */
 export const CampaignPayload = Schema.compose(
   Schema.transform(Body, Body, {
     strict: true,
-    decode: (body) =>
-      body["email_list_uuid"] == null && body["email_list_id"] != null
-        ? { ...body, email_list_uuid: String(body["email_list_id"]) }
-        : body,
+    decode: ({ email_list_id, ...body }) =>
+      body["email_list_uuid"] == null && email_list_id != null ? { ...body, email_list_uuid: String(email_list_id) } : body,
     encode: (body) => body
   }),
   CampaignInput,
   { strict: false }
-)
+).annotations({ [SchemaAST.SurrogateAnnotationId]: CampaignBody.ast })
 
 /** Body of POST /campaigns/{campaign}/send-test: one address or up to 10, comma-separated. */
 export class SendTestInput extends Schema.Class<SendTestInput>("SendTestInput")({

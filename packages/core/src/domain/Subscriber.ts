@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { EmailListId, SubscriberId, SubscriberUuid } from "./Ids.js"
+import { JsonValue } from "./JsonValue.js"
 import { Timestamp } from "./Timestamp.js"
 
 /** Free-form attributes of a subscriber (merge fields such as `company`). */
-export const ExtraAttributes = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+export const ExtraAttributes = Schema.Record({ key: Schema.String, value: JsonValue })
 /** @since 0.1.0 */
 export type ExtraAttributes = typeof ExtraAttributes.Type
 

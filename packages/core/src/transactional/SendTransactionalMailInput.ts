@@ -1,8 +1,9 @@
 import { Schema } from "effect"
+import { JsonValue } from "../domain/JsonValue.js"
 import { Flag, MAX_HTML, NullableText, optionalNullable, required, Text } from "../domain/Fields.js"
 
 /** A value of `replacements`: what the template language can show (objects too, for `{{ order.total }}`). */
-const Replacements = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+const Replacements = Schema.Record({ key: Schema.String, value: JsonValue }).annotations({
   message: () => "The replacements field must be an object."
 })
 

@@ -14,6 +14,7 @@ import { Authorization } from "../Authorization.js"
 import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
 import { BounceResource, ClickResource, OpenResource } from "../resources/StatisticsResources.js"
 import { AutomationMailResource, AutomationMailUnsubscribeResource } from "./AutomationMailResource.js"
+import { operationDocs } from "../operationDocs.js"
 
 const MailPath = Schema.Struct({ automationMail: Schema.String.annotations({ description: "The automation mail's uuid." }) })
 
@@ -21,24 +22,29 @@ const MailPath = Schema.Struct({ automationMail: Schema.String.annotations({ des
 export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   .add(
     HttpApiEndpoint.get("list", "/automation-mails")
+      .annotate(OpenApi.Summary, "List automation mails")
       .setUrlParams(collectionParams(AutomationMailCollection))
       .addSuccess(Collection(AutomationMailResource))
       .addError(InvalidQueryError)
   )
   .add(
     HttpApiEndpoint.post("create", "/automation-mails")
+      .annotate(OpenApi.Summary, "Create an automation mail")
       .setPayload(allErrors(AutomationMailInput))
+      .annotate(OpenApi.Transform, operationDocs({ example: { name: "Welcome", subject: "Welcome aboard", html: "<p>Hello {{ subscriber.first_name }}!</p>" } }))
       .addSuccess(Data(AutomationMailResource), { status: 201 })
       .addError(ValidationFailedError)
   )
   .add(
     HttpApiEndpoint.get("get", "/automation-mails/:automationMail")
+      .annotate(OpenApi.Summary, "Get an automation mail")
       .setPath(MailPath)
       .addSuccess(Data(AutomationMailResource))
       .addError(NotFoundError)
   )
   .add(
     HttpApiEndpoint.put("update", "/automation-mails/:automationMail")
+      .annotate(OpenApi.Summary, "Replace an automation mail")
       .setPath(MailPath)
       .setPayload(allErrors(AutomationMailInput))
       .addSuccess(Data(AutomationMailResource))
@@ -48,6 +54,7 @@ export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   )
   .add(
     HttpApiEndpoint.del("delete", "/automation-mails/:automationMail")
+      .annotate(OpenApi.Summary, "Delete an automation mail")
       .setPath(MailPath)
       .addError(NotFoundError)
       .addError(AutomationMailInUseError)
@@ -55,6 +62,7 @@ export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   )
   .add(
     HttpApiEndpoint.post("sendTest", "/automation-mails/:automationMail/send-test")
+      .annotate(OpenApi.Summary, "Send a test of an automation mail")
       .setPath(MailPath)
       .setPayload(allErrors(SendTestInput))
       .addError(NotFoundError)
@@ -63,6 +71,7 @@ export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   )
   .add(
     HttpApiEndpoint.get("opens", "/automation-mails/:automationMail/opens")
+      .annotate(OpenApi.Summary, "List an automation mail's opens")
       .setPath(MailPath)
       .setUrlParams(collectionParams(OpenCollection))
       .addSuccess(Collection(OpenResource))
@@ -71,6 +80,7 @@ export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   )
   .add(
     HttpApiEndpoint.get("clicks", "/automation-mails/:automationMail/clicks")
+      .annotate(OpenApi.Summary, "List an automation mail's clicked links")
       .setPath(MailPath)
       .setUrlParams(collectionParams(ClickCollection))
       .addSuccess(Collection(ClickResource))
@@ -79,6 +89,7 @@ export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   )
   .add(
     HttpApiEndpoint.get("unsubscribes", "/automation-mails/:automationMail/unsubscribes")
+      .annotate(OpenApi.Summary, "List an automation mail's unsubscribes")
       .setPath(MailPath)
       .setUrlParams(collectionParams(UnsubscribeCollection))
       .addSuccess(Collection(AutomationMailUnsubscribeResource))
@@ -87,6 +98,7 @@ export class AutomationMailsGroup extends HttpApiGroup.make("automationMails")
   )
   .add(
     HttpApiEndpoint.get("bounces", "/automation-mails/:automationMail/bounces")
+      .annotate(OpenApi.Summary, "List an automation mail's bounces")
       .setPath(MailPath)
       .setUrlParams(collectionParams(BounceCollection))
       .addSuccess(Collection(BounceResource))

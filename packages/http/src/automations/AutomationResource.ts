@@ -1,4 +1,4 @@
-import { type ActionCounts, type AutomationAction, AutomationTrigger, type AutomationView, formatTimestamp, type ListedRun } from "@mailroom/core"
+import { type ActionCounts, type AutomationAction, AutomationTrigger, type AutomationView, formatTimestamp, JsonValue, type ListedRun } from "@mailroom/core"
 import { Schema } from "effect"
 
 /** An action as the API returns it: as written, with its `uuid` and live counts (branches likewise). */
@@ -10,7 +10,7 @@ export const ActionResource = Schema.Struct(
     completed: Schema.Int.annotations({ description: "Subscribers who passed this action." }),
     halted: Schema.Int.annotations({ description: "Subscribers halted on this action." })
   },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  Schema.Record({ key: Schema.String, value: JsonValue })
 ).annotations({ identifier: "AutomationActionResource", description: "An action (`{type, ...}` as written) with its uuid and live counts." })
 
 /** An automation as the API returns it. */

@@ -10,8 +10,9 @@ const SubscriberPath = Schema.Struct({
   subscriber: Schema.String.annotations({ description: "The subscriber's uuid." })
 })
 
-const action = <const Name extends string>(name: Name, path: string, description: string) =>
+const action = <const Name extends string>(name: Name, path: string, summary: string, description: string) =>
   HttpApiEndpoint.post(name, `/subscribers/:subscriber/${path}`)
+    .annotate(OpenApi.Summary, summary)
     .setPath(SubscriberPath)
     .addError(NotFoundError)
     .addError(InvalidStateError)
@@ -19,9 +20,16 @@ const action = <const Name extends string>(name: Name, path: string, description
 
 /** /api/subscribers/{subscriber}: one subscriber, its status actions and its tags. */
 export class SubscriberGroup extends HttpApiGroup.make("subscriber")
-  .add(HttpApiEndpoint.get("get", "/subscribers/:subscriber").setPath(SubscriberPath).addSuccess(Data(SubscriberResource)).addError(NotFoundError))
+  .add(
+    HttpApiEndpoint.get("get", "/subscribers/:subscriber")
+      .annotate(OpenApi.Summary, "Get a subscriber")
+      .setPath(SubscriberPath)
+      .addSuccess(Data(SubscriberResource))
+      .addError(NotFoundError)
+  )
   .add(
     HttpApiEndpoint.put("update", "/subscribers/:subscriber")
+      .annotate(OpenApi.Summary, "Update a subscriber")
       .setPath(SubscriberPath)
       .setPayload(allErrors(SubscriberUpdateInput))
       .addSuccess(Data(SubscriberResource))
@@ -31,6 +39,7 @@ export class SubscriberGroup extends HttpApiGroup.make("subscriber")
   )
   .add(
     HttpApiEndpoint.patch("patch", "/subscribers/:subscriber")
+      .annotate(OpenApi.Summary, "Update a subscriber (PATCH)")
       .setPath(SubscriberPath)
       .setPayload(allErrors(SubscriberUpdateInput))
       .addSuccess(Data(SubscriberResource))
@@ -40,16 +49,23 @@ export class SubscriberGroup extends HttpApiGroup.make("subscriber")
   )
   .add(
     HttpApiEndpoint.del("delete", "/subscribers/:subscriber")
+      .annotate(OpenApi.Summary, "Delete a subscriber")
       .setPath(SubscriberPath)
       .addError(NotFoundError)
       .annotate(OpenApi.Description, "Removes the subscriber entirely; the address can subscribe again.")
   )
-  .add(action("confirm", "confirm", "Confirms an unconfirmed subscriber; 422 otherwise."))
-  .add(action("unsubscribe", "unsubscribe", "Unsubscribes a subscribed subscriber; 422 otherwise."))
-  .add(action("resubscribe", "resubscribe", "Resubscribes an unsubscribed subscriber; 422 otherwise."))
-  .add(action("resendConfirmation", "resend-confirmation", "Sends the confirmation mail again; 422 unless unconfirmed."))
+  .add(action("confirm", "confirm", "Confirm a subscriber", "Confirms an unconfirmed subscriber; 422 otherwise."))
+  .add(action("unsubscribe", "unsubscribe", "Unsubscribe a subscriber", "Unsubscribes a subscribed subscriber; 422 otherwise."))
+  .add(action("resubscribe", "resubscribe", "Resubscribe a subscriber", "Resubscribes an unsubscribed subscriber; 422 otherwise."))
+  .add(action(
+    "resendConfirmation",
+    "resend-confirmation",
+    "Resend a subscriber's confirmation mail",
+    "Sends the confirmation mail again; 422 unless unconfirmed."
+  ))
   .add(
     HttpApiEndpoint.post("addTags", "/subscribers/:subscriber/tags")
+      .annotate(OpenApi.Summary, "Add tags to a subscriber")
       .setPath(SubscriberPath)
       .setPayload(allErrors(SubscriberTagsInput))
       .addSuccess(Data(SubscriberResource))
@@ -59,6 +75,7 @@ export class SubscriberGroup extends HttpApiGroup.make("subscriber")
   )
   .add(
     HttpApiEndpoint.del("removeTags", "/subscribers/:subscriber/tags")
+      .annotate(OpenApi.Summary, "Remove tags from a subscriber")
       .setPath(SubscriberPath)
       .setPayload(allErrors(SubscriberTagsInput))
       .addSuccess(Data(SubscriberResource))
@@ -68,4 +85,5 @@ export class SubscriberGroup extends HttpApiGroup.make("subscriber")
   )
   .middleware(Authorization)
   .prefix("/api")
+  .annotate(OpenApi.Description, "One subscriber by uuid: read, change, delete, its status actions and its tags.")
 {}

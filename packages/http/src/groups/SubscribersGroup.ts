@@ -5,11 +5,13 @@ import { InvalidQueryError, InvalidStateError, NotFoundError, ValidationFailedEr
 import { Authorization } from "../Authorization.js"
 import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
 import { SubscriberResource } from "../resources/SubscriberResource.js"
+import { operationDocs } from "../operationDocs.js"
 
 const ListPath = Schema.Struct({ emailList: Schema.String.annotations({ description: "The list's uuid." }) })
 
-const byEmail = <const Name extends string>(name: Name, path: string, description: string) =>
+const byEmail = <const Name extends string>(name: Name, path: string, summary: string, description: string) =>
   HttpApiEndpoint.post(name, `/email-lists/:emailList/${path}`)
+    .annotate(OpenApi.Summary, summary)
     .setPath(ListPath)
     .setPayload(allErrors(SubscriberEmailInput))
     .addError(NotFoundError)
@@ -21,6 +23,7 @@ const byEmail = <const Name extends string>(name: Name, path: string, descriptio
 export class SubscribersGroup extends HttpApiGroup.make("subscribers")
   .add(
     HttpApiEndpoint.get("list", "/email-lists/:emailList/subscribers")
+      .annotate(OpenApi.Summary, "List a list's subscribers")
       .setPath(ListPath)
       .setUrlParams(collectionParams(SubscriberCollection))
       .addSuccess(Collection(SubscriberResource))
@@ -34,9 +37,14 @@ export class SubscribersGroup extends HttpApiGroup.make("subscribers")
   )
   .add(
     HttpApiEndpoint.post("create", "/email-lists/:emailList/subscribers")
+      .annotate(OpenApi.Summary, "Subscribe an address")
       .setPath(ListPath)
       .setUrlParams(Schema.Struct({ strict: Schema.optional(Schema.String) }))
       .setPayload(allErrors(SubscriberInput))
+      .annotate(OpenApi.Transform, operationDocs({
+        example: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace", tags: ["customer"] },
+        existing: "The address was on the list: updated."
+      }))
       .addSuccess(Data(SubscriberResource), { status: 201 })
       .addError(NotFoundError)
       .addError(ValidationFailedError)
@@ -47,10 +55,20 @@ export class SubscribersGroup extends HttpApiGroup.make("subscribers")
           "422 when it is already subscribed."
       )
   )
-  .add(byEmail("confirm", "confirm", "Confirms an unconfirmed subscriber."))
-  .add(byEmail("unsubscribe", "unsubscribe", "Unsubscribes a subscribed subscriber."))
-  .add(byEmail("resubscribe", "resubscribe", "Resubscribes an unsubscribed subscriber (unconfirmed if never confirmed)."))
-  .add(byEmail("resendConfirmation", "resend-confirmation", "Sends the confirmation mail again to an unconfirmed subscriber."))
+  .add(byEmail("confirm", "confirm", "Confirm a subscriber by address", "Confirms an unconfirmed subscriber."))
+  .add(byEmail("unsubscribe", "unsubscribe", "Unsubscribe an address", "Unsubscribes a subscribed subscriber."))
+  .add(byEmail(
+    "resubscribe",
+    "resubscribe",
+    "Resubscribe an address",
+    "Resubscribes an unsubscribed subscriber (unconfirmed if never confirmed)."
+  ))
+  .add(byEmail(
+    "resendConfirmation",
+    "resend-confirmation",
+    "Resend the confirmation mail to an address",
+    "Sends the confirmation mail again to an unconfirmed subscriber."
+  ))
   .middleware(Authorization)
   .prefix("/api")
   .annotate(OpenApi.Description, "The people on a list.")

@@ -5,6 +5,7 @@ import { InvalidQueryError, NotFoundError, ValidationFailedError } from "../ApiE
 import { Authorization } from "../Authorization.js"
 import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
 import { TagResource } from "../resources/TagResource.js"
+import { operationDocs } from "../operationDocs.js"
 
 const ListPath = Schema.Struct({ emailList: Schema.String.annotations({ description: "The list's uuid." }) })
 const TagPath = Schema.Struct({
@@ -16,6 +17,7 @@ const TagPath = Schema.Struct({
 export class TagsGroup extends HttpApiGroup.make("tags")
   .add(
     HttpApiEndpoint.get("list", "/email-lists/:emailList/tags")
+      .annotate(OpenApi.Summary, "List a list's tags")
       .setPath(ListPath)
       .setUrlParams(collectionParams(TagCollection))
       .addSuccess(Collection(TagResource))
@@ -24,8 +26,10 @@ export class TagsGroup extends HttpApiGroup.make("tags")
   )
   .add(
     HttpApiEndpoint.post("create", "/email-lists/:emailList/tags")
+      .annotate(OpenApi.Summary, "Create a tag")
       .setPath(ListPath)
       .setPayload(allErrors(TagInput))
+      .annotate(OpenApi.Transform, operationDocs({ example: { name: "customer" }, existing: "The list has a tag of that name already." }))
       .addSuccess(Data(TagResource), { status: 201 })
       .addError(NotFoundError)
       .addError(ValidationFailedError)
@@ -33,12 +37,14 @@ export class TagsGroup extends HttpApiGroup.make("tags")
   )
   .add(
     HttpApiEndpoint.get("get", "/email-lists/:emailList/tags/:tag")
+      .annotate(OpenApi.Summary, "Get a tag")
       .setPath(TagPath)
       .addSuccess(Data(TagResource))
       .addError(NotFoundError)
   )
   .add(
     HttpApiEndpoint.put("update", "/email-lists/:emailList/tags/:tag")
+      .annotate(OpenApi.Summary, "Rename a tag")
       .setPath(TagPath)
       .setPayload(allErrors(TagInput))
       .addSuccess(Data(TagResource))
@@ -47,6 +53,7 @@ export class TagsGroup extends HttpApiGroup.make("tags")
   )
   .add(
     HttpApiEndpoint.del("delete", "/email-lists/:emailList/tags/:tag")
+      .annotate(OpenApi.Summary, "Delete a tag")
       .setPath(TagPath)
       .addError(NotFoundError)
       .annotate(OpenApi.Description, "Deletes the tag and detaches it from every subscriber and segment.")

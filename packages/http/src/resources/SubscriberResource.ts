@@ -1,4 +1,4 @@
-import { type EmailList, formatTimestamp, type Subscriber } from "@mailroom/core"
+import { type EmailList, formatTimestamp, JsonValue, type Subscriber } from "@mailroom/core"
 import { Schema } from "effect"
 
 const stamp = (date: Date | null) => (date === null ? null : formatTimestamp(date))
@@ -10,7 +10,7 @@ export const SubscriberResource = Schema.Struct({
   email: Schema.String,
   first_name: Schema.NullOr(Schema.String),
   last_name: Schema.NullOr(Schema.String),
-  extra_attributes: Schema.Union(Schema.Record({ key: Schema.String, value: Schema.Unknown }), Schema.Tuple()),
+  extra_attributes: Schema.Union(Schema.Record({ key: Schema.String, value: JsonValue }), Schema.Tuple()),
   tags: Schema.Array(Schema.String),
   subscribed_at: Schema.NullOr(Schema.String),
   unsubscribed_at: Schema.NullOr(Schema.String),

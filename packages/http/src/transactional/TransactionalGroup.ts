@@ -11,6 +11,7 @@ import { Authorization } from "../Authorization.js"
 import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
 import { TransactionalMailResource } from "./TransactionalMailResource.js"
 import { TransactionalTemplateResource } from "./TransactionalTemplateResource.js"
+import { operationDocs } from "../operationDocs.js"
 
 const TemplatePath = Schema.Struct({ template: Schema.String.annotations({ description: "The template's uuid." }) })
 const MailPath = Schema.Struct({ mail: Schema.String.annotations({ description: "The logged mail's uuid." }) })
@@ -26,24 +27,28 @@ const RenderedMail = Schema.Struct({ subject: Schema.String, html: Schema.String
 export class TransactionalGroup extends HttpApiGroup.make("transactionalMails")
   .add(
     HttpApiEndpoint.get("listTemplates", "/transactional-mails/templates")
+      .annotate(OpenApi.Summary, "List transactional templates")
       .setUrlParams(collectionParams(TransactionalTemplateCollection))
       .addSuccess(Collection(TransactionalTemplateResource))
       .addError(InvalidQueryError)
   )
   .add(
     HttpApiEndpoint.post("createTemplate", "/transactional-mails/templates")
+      .annotate(OpenApi.Summary, "Create a transactional template")
       .setPayload(allErrors(TransactionalTemplateInput))
       .addSuccess(Data(TransactionalTemplateResource), { status: 201 })
       .addError(ValidationFailedError)
   )
   .add(
     HttpApiEndpoint.get("getTemplate", "/transactional-mails/templates/:template")
+      .annotate(OpenApi.Summary, "Get a transactional template")
       .setPath(TemplatePath)
       .addSuccess(Data(TransactionalTemplateResource))
       .addError(NotFoundError)
   )
   .add(
     HttpApiEndpoint.put("updateTemplate", "/transactional-mails/templates/:template")
+      .annotate(OpenApi.Summary, "Update a transactional template")
       .setPath(TemplatePath)
       .setPayload(allErrors(TransactionalTemplateInput))
       .addSuccess(Data(TransactionalTemplateResource))
@@ -51,11 +56,24 @@ export class TransactionalGroup extends HttpApiGroup.make("transactionalMails")
       .addError(ValidationFailedError)
   )
   .add(
-    HttpApiEndpoint.del("deleteTemplate", "/transactional-mails/templates/:template").setPath(TemplatePath).addError(NotFoundError)
+    HttpApiEndpoint.del("deleteTemplate", "/transactional-mails/templates/:template")
+      .annotate(OpenApi.Summary, "Delete a transactional template")
+      .setPath(TemplatePath)
+      .addError(NotFoundError)
   )
   .add(
     HttpApiEndpoint.post("send", "/transactional-mails/send")
+      .annotate(OpenApi.Summary, "Send a transactional mail")
       .setPayload(allErrors(SendTransactionalMailInput))
+      .annotate(OpenApi.Transform, operationDocs({
+        example: {
+          from: "Shop <shop@example.com>",
+          to: "ada@example.com",
+          subject: "Your order {{ order.number }}",
+          html: "<p>Thanks, {{ order.name }}!</p>",
+          replacements: { order: { number: "1042", name: "Ada" } }
+        }
+      }))
       .addSuccess(SentMail)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(MailSuppressedError)
@@ -64,6 +82,7 @@ export class TransactionalGroup extends HttpApiGroup.make("transactionalMails")
   )
   .add(
     HttpApiEndpoint.post("render", "/transactional-mails/render")
+      .annotate(OpenApi.Summary, "Render a transactional mail without sending")
       .setPayload(allErrors(SendTransactionalMailInput))
       .addSuccess(Data(RenderedMail))
       .addError(ValidationFailedError)
@@ -71,18 +90,21 @@ export class TransactionalGroup extends HttpApiGroup.make("transactionalMails")
   )
   .add(
     HttpApiEndpoint.get("listMails", "/transactional-mails")
+      .annotate(OpenApi.Summary, "List sent transactional mails")
       .setUrlParams(collectionParams(TransactionalMailCollection))
       .addSuccess(Collection(TransactionalMailResource))
       .addError(InvalidQueryError)
   )
   .add(
     HttpApiEndpoint.get("getMail", "/transactional-mails/:mail")
+      .annotate(OpenApi.Summary, "Get a sent transactional mail")
       .setPath(MailPath)
       .addSuccess(Data(TransactionalMailResource))
       .addError(NotFoundError)
   )
   .add(
     HttpApiEndpoint.post("resend", "/transactional-mails/:mail/resend")
+      .annotate(OpenApi.Summary, "Resend a transactional mail")
       .setPath(MailPath)
       .addError(NotFoundError)
       .addError(MailSuppressedError)

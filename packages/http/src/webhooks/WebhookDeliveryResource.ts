@@ -1,4 +1,4 @@
-import { EventType, formatTimestamp, type WebhookDelivery, WebhookDeliveryStatus } from "@mailroom/core"
+import { EventType, formatTimestamp, JsonValue, type WebhookDelivery, WebhookDeliveryStatus } from "@mailroom/core"
 import { Schema } from "effect"
 
 const stamp = (date: Date | null) => (date === null ? null : formatTimestamp(date))
@@ -17,7 +17,7 @@ export const WebhookDeliveryResource = Schema.Struct({
   next_attempt_at: Schema.NullOr(Schema.String),
   last_attempt_at: Schema.NullOr(Schema.String),
   delivered_at: Schema.NullOr(Schema.String),
-  payload: Schema.Unknown.annotations({ description: "The body sent on every attempt." }),
+  payload: JsonValue.annotations({ description: "The body sent on every attempt." }),
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotations({ identifier: "WebhookDelivery" })

@@ -6,6 +6,7 @@ import { Authorization } from "../Authorization.js"
 import { allErrors, Collection, collectionParams, Data } from "../Collection.js"
 import { WebhookDeliveryResource } from "./WebhookDeliveryResource.js"
 import { WebhookResource } from "./WebhookResource.js"
+import { operationDocs } from "../operationDocs.js"
 
 const WebhookPath = Schema.Struct({ webhook: Schema.String.annotations({ description: "The webhook's uuid." }) })
 const DeliveryPath = Schema.Struct({
@@ -17,20 +18,30 @@ const DeliveryPath = Schema.Struct({
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/webhooks")
+      .annotate(OpenApi.Summary, "List webhooks")
       .setUrlParams(collectionParams(WebhookCollection))
       .addSuccess(Collection(WebhookResource))
       .addError(InvalidQueryError)
   )
   .add(
     HttpApiEndpoint.post("create", "/webhooks")
+      .annotate(OpenApi.Summary, "Create a webhook")
       .setPayload(allErrors(WebhookInput))
+      .annotate(OpenApi.Transform, operationDocs({ example: { url: "https://hooks.example.com/mailroom", events: ["subscriber.created"] } }))
       .addSuccess(Data(WebhookResource), { status: 201 })
       .addError(ValidationFailedError)
       .annotate(OpenApi.Description, "Creates a webhook; the answer shows its signing secret (generated when none is given) once.")
   )
-  .add(HttpApiEndpoint.get("get", "/webhooks/:webhook").setPath(WebhookPath).addSuccess(Data(WebhookResource)).addError(NotFoundError))
+  .add(
+    HttpApiEndpoint.get("get", "/webhooks/:webhook")
+      .annotate(OpenApi.Summary, "Get a webhook")
+      .setPath(WebhookPath)
+      .addSuccess(Data(WebhookResource))
+      .addError(NotFoundError)
+  )
   .add(
     HttpApiEndpoint.put("update", "/webhooks/:webhook")
+      .annotate(OpenApi.Summary, "Update a webhook")
       .setPath(WebhookPath)
       .setPayload(allErrors(WebhookUpdateInput))
       .addSuccess(Data(WebhookResource))
@@ -38,9 +49,15 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addError(ValidationFailedError)
       .annotate(OpenApi.Description, "Changes the fields given. `enabled: true` on a disabled webhook clears its failure state.")
   )
-  .add(HttpApiEndpoint.del("delete", "/webhooks/:webhook").setPath(WebhookPath).addError(NotFoundError))
+  .add(
+    HttpApiEndpoint.del("delete", "/webhooks/:webhook")
+      .annotate(OpenApi.Summary, "Delete a webhook")
+      .setPath(WebhookPath)
+      .addError(NotFoundError)
+  )
   .add(
     HttpApiEndpoint.get("listDeliveries", "/webhooks/:webhook/deliveries")
+      .annotate(OpenApi.Summary, "List a webhook's deliveries")
       .setPath(WebhookPath)
       .setUrlParams(collectionParams(WebhookDeliveryCollection))
       .addSuccess(Collection(WebhookDeliveryResource))
@@ -49,12 +66,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.get("getDelivery", "/webhooks/:webhook/deliveries/:delivery")
+      .annotate(OpenApi.Summary, "Get a webhook delivery")
       .setPath(DeliveryPath)
       .addSuccess(Data(WebhookDeliveryResource))
       .addError(NotFoundError)
   )
   .add(
     HttpApiEndpoint.post("retryDelivery", "/webhooks/:webhook/deliveries/:delivery/retry")
+      .annotate(OpenApi.Summary, "Retry a webhook delivery")
       .setPath(DeliveryPath)
       .addSuccess(Data(WebhookDeliveryResource))
       .addError(NotFoundError)

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs"
 import { sqliteBackup } from "@mailroom/sqlite"
 import { type Config, Console, Effect, Layer, Schema } from "effect"
 import { CliError } from "./CliError.js"
+import { configSummary } from "./configSummary.js"
 import { dkimKeys, DkimSettings } from "./dkimKeys.js"
 import { feedbackChecks } from "./feedback/feedbackChecks.js"
 import { FeedbackSettings } from "./feedback/FeedbackSettings.js"
@@ -77,11 +78,16 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
   })
 
+/** The settings in effect, in one log line without secrets. */
+const logConfiguration = (config: ServerConfig) =>
+  Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`)
+
 /** The HTTP server and its workers until interrupted, announced once it listens. */
 const serve = (config: Config.Config.Success<typeof ServerConfig> & Pick<ServerConfig, "dkim" | "feedback">) =>
   Effect.scoped(Effect.gen(function*() {
     const context = yield* Layer.build(MailroomServer(config))
     yield* Effect.provide(announce(config), context)
+    yield* logConfiguration(config)
     yield* Effect.forkScoped(startupWarnings(config))
     return yield* Effect.never
   }))
@@ -108,7 +114,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations)."), runWorkers)
+          Effect.zipRight(Effect.zipRight(logConfiguration(config), Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations).")), runWorkers)
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

@@ -5,6 +5,7 @@ import type { ServerConfig } from "../src/ServerConfig.js"
 
 const config: ServerConfig = {
   port: 3000,
+  appUrlConfigured: true,
   host: "0.0.0.0",
   databaseUrl: "postgres://mailroom:db-password-1@db.internal:5432/mailroom?sslmode=require",
   apiToken: Option.some(Redacted.make("api-token-secret-2")),

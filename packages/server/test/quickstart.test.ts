@@ -36,7 +36,7 @@ describe("README quickstart", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
     clearTimeout(timer)
     expect(code, output).toBe(0)
-    expect(output).toContain('"subscribed"')
+    expect(output).toMatch(/"subscribed_at": "\d{4}-/)
     expect(output).toMatch(/"sent_at": "\d{4}-\d\d-\d\dT/)
     expect(output).toContain("Subject: Hello Ada")
     await waitUntil(() => portIsFree(port), 15_000)

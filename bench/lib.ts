@@ -92,7 +92,7 @@ export const load = async (
  * BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
-  spawn("node", [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), "packages/server/dist/main.js", command], {
+  spawn("node", [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), "packages/server/dist/mailroom.mjs", command], {
     env: { ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "ignore", "inherit"]
   })

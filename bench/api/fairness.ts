@@ -45,7 +45,7 @@ for (const store of stores()) for (const concurrency of LEVELS) {
         await call(3950, "POST", `/api/email-lists/${list.uuid}/subscribers`, JSON.stringify({ email: `p${n}@example.com`, first_name: `P${n}` }))
       }
     }))
-    const output = execFileSync("node", ["packages/server/dist/main.js", "token:create", "--name", "second", "--ability", "read"], {
+    const output = execFileSync("node", ["packages/server/dist/mailroom.mjs", "token:create", "--name", "second", "--ability", "read"], {
       env: { ...process.env, DATABASE_URL: databaseUrl }
     }).toString()
     const second = output.trim().split("\n").at(-1)!.trim()

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module"
 import { SqlClient } from "@effect/sql"
 import { QueueDepths } from "@mailroom/core"
 import { Operations } from "@mailroom/http"
@@ -6,9 +5,7 @@ import { Effect, Layer, Option, type Redacted } from "effect"
 import { makePrometheusMetrics } from "./PrometheusMetrics.js"
 import { readiness } from "./readiness.js"
 import { RunningWorkers } from "./RunningWorkers.js"
-
-/** The version of this build (packages/server/package.json; the same path from src and dist). */
-export const serverVersion: string = (createRequire(import.meta.url)("../package.json") as { version: string }).version
+import { serverVersion } from "./serverVersion.js"
 
 /**
  * The server's Operations: readiness over its store (SqlClient when there is one) and its workers (RunningWorkers when

@@ -1,18 +1,16 @@
 import { Ability, type AutomationRunner, type AutomationTriggers, type Mailroom, Tokens, type WebhookDispatcher, type WebhookSender } from "@mailroom/core"
 import { existsSync } from "node:fs"
 import { sqliteBackup } from "@mailroom/sqlite"
-import { type Config, Console, Effect, Layer, Schema } from "effect"
+import { Console, Effect, Schema } from "effect"
 import { CliError } from "./CliError.js"
 import { configSummary } from "./configSummary.js"
 import { dkimKeys, DkimSettings } from "./dkimKeys.js"
 import { feedbackChecks } from "./feedback/feedbackChecks.js"
 import { FeedbackSettings } from "./feedback/FeedbackSettings.js"
-import { MailroomFromConfig, MailroomServer, runWorkers } from "./MailroomServer.js"
+import { MailroomFromConfig, runWorkers } from "./MailroomFromConfig.js"
 import { ServerConfig } from "./ServerConfig.js"
-import { announce } from "./startup/announce.js"
 import { configErrorMessage } from "./startup/configErrorMessage.js"
 import { preflight } from "./startup/preflight.js"
-import { startupWarnings } from "./startup/startupWarnings.js"
 
 
 const usage = `Usage: mailroom <command>
@@ -82,16 +80,6 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
 const logConfiguration = (config: ServerConfig) =>
   Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`)
 
-/** The HTTP server and its workers until interrupted, announced once it listens. */
-const serve = (config: Config.Config.Success<typeof ServerConfig> & Pick<ServerConfig, "dkim" | "feedback">) =>
-  Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(MailroomServer(config))
-    yield* Effect.provide(announce(config), context)
-    yield* logConfiguration(config)
-    yield* Effect.forkScoped(startupWarnings(config))
-    return yield* Effect.never
-  }))
-
 /** The environment's configuration with its DKIM keys and feedback checks; a bad value fails naming its variable. */
 const loadConfig = Effect.gen(function*() {
   return {
@@ -109,8 +97,11 @@ export const cli = (argv: ReadonlyArray<string>) =>
     const config = yield* loadConfig
     yield* preflight(config, command)
     switch (command) {
-      case "serve":
-        return yield* serve(config)
+      case "serve": {
+        // loaded on demand: the HTTP layers (and Swagger UI's assets) are half of what node would parse for a CLI call
+        const { serve } = yield* Effect.promise(() => import("./serve.js"))
+        return yield* serve(config, logConfiguration(config))
+      }
       case "worker":
         return yield* withMailroom(
           config,

@@ -1,4 +1,5 @@
 export * from "./cli.js"
+export * from "./MailroomFromConfig.js"
 export * from "./MailroomServer.js"
 export * from "./SeedToken.js"
 export * from "./ServerConfig.js"

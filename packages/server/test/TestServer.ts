@@ -39,7 +39,7 @@ import { type ClientLimits, HttpLive, WebhookPayloadsLive } from "@mailroom/http
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
 import { SqliteStorage } from "@mailroom/sqlite"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { WorkerLive } from "../src/MailroomServer.js"
+import { WorkerLive } from "../src/MailroomFromConfig.js"
 import { MarkedRenderer } from "../src/markdown.js"
 import { SeedToken } from "../src/SeedToken.js"
 import { NodeWebhookTransport, type WebhookTransportOptions } from "../src/webhooks/nodeWebhookTransport.js"

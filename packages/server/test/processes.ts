@@ -1,7 +1,8 @@
 /**
- * Real-process helpers for delivery acceptance tests: spawn the compiled CLI (`packages/server/dist/main.js`, built by
- * `tsc -b` before vitest runs) as `serve` or `worker`, find free ports, wait until the HTTP API answers, call it with
- * JSON, and make sure no child outlives the test run (every child is SIGKILLed on `killAll()` and at process exit).
+ * Real-process helpers for delivery acceptance tests: spawn the CLI as users run it (the bundle
+ * `packages/server/dist/mailroom.mjs`, brought up to date by vitest's global setup) as `serve` or `worker`, find free
+ * ports, wait until the HTTP API answers, call it with JSON, and make sure no child outlives the test run (every child
+ * is SIGKILLed on `killAll()` and at process exit).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
@@ -9,7 +10,7 @@ import { fileURLToPath } from "node:url"
 import { setTimeout as sleep } from "node:timers/promises"
 
 /** The compiled CLI entry point. */
-export const MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url))
+export const MAIN = fileURLToPath(new URL("../dist/mailroom.mjs", import.meta.url))
 
 /** Configuration variables of the server that must not leak in from the test environment. */
 const CONFIG_KEYS = [
@@ -71,7 +72,7 @@ export interface MailroomProcess {
   readonly kill: (signal?: NodeJS.Signals) => Promise<void>
 }
 
-/** Starts `node dist/main.js <command>` with exactly the given Mailroom configuration (no inherited config vars). */
+/** Starts `node dist/mailroom.mjs <command>` with exactly the given Mailroom configuration (no inherited config vars). */
 export const startMailroom = (
   name: string,
   command: "serve" | "worker",

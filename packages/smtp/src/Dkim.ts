@@ -51,9 +51,12 @@ export interface DkimSigner {
   readonly close: () => Promise<void>
 }
 
-/** A signing worker: the compiled module next to this file, or (running from the sources, in tests) the TypeScript one through tsx. */
+/**
+ * A signing worker: the compiled module, found by package name (so it is found from dist and from the server's bundle
+ * alike), or (running from the sources, in tests) the TypeScript one through tsx.
+ */
 const startWorker = (workerData: unknown): Worker => {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./internal/dkimWorker.js", import.meta.url), { workerData })
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL(import.meta.resolve("@mailroom/smtp/dkimWorker")), { workerData })
   const source = new URL("./internal/dkimWorker.ts", import.meta.url).href
   const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}) })`
   return new Worker(bootstrap, { eval: true, workerData })

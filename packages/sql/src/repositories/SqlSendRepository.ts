@@ -59,7 +59,7 @@ export const SqlSendRepository = Layer.effect(
                               LEFT JOIN transactional_mails t ON t.id = s.transactional_mail_id
                               LEFT JOIN automation_mails a ON a.id = s.automation_mail_id
                               LEFT JOIN subscribers sub ON sub.id = s.subscriber_id) listed`
-    /** Each status as a condition on a send row (pending ones as the partial index `sends_pending` names them). */
+    /** Each status as a condition on a send row, written as the partial indexes `sends_pending` and `sends_failed` are. */
     const statusCondition: Record<SendStatus, Statement.Fragment> = {
       pending: sql`sent_at IS NULL AND failed_at IS NULL`,
       sent: sql`sent_at IS NOT NULL`,

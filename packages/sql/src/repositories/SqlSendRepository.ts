@@ -222,7 +222,8 @@ export const SqlSendRepository = Layer.effect(
               ? []
               : [sql`transactional_mail_uuid = ${uuid(f.transactional_mail_log_item_uuid)}`]),
             ...(f.automation_mail_uuid === undefined ? [] : [sql`automation_mail_uuid = ${uuid(f.automation_mail_uuid)}`]),
-            ...(f.status === undefined ? [] : [statusCondition[f.status as SendStatus]])
+            // a status the collection does not take (a query built by hand) matches nothing
+            ...(f.status === undefined ? [] : [statusCondition[f.status as SendStatus] ?? sql`1 = 0`])
           ]
           const order = orderClause({ sent_at: "sent_at" }, ["sent_at"], query.sort)
           const { rows, total } = yield* selectRows(sql, listedSource, conditions, order, query)

@@ -47,7 +47,11 @@ export const collectionParams = (
       description: `Comma-separated; prefix - for descending. One of: ${spec.sorts.join(", ")}. Default ${spec.defaultSort}.`
     })),
     ...(spec.includes.length > 0 ? { include: Schema.optional(Schema.String) } : {}),
-    ...Object.fromEntries(spec.filters.map((key) => [`filter[${key}]`, Schema.optional(Schema.String)]))
+    ...Object.fromEntries(spec.filters.map((key) => {
+      const values = spec.values?.[key]
+      const param = values === undefined ? Schema.String : Schema.String.annotations({ description: `One of: ${values.join(", ")}.` })
+      return [`filter[${key}]`, Schema.optional(param)]
+    }))
   }) as unknown as Schema.Schema<Readonly<Record<string, string | undefined>>>
 
 type Element = number | "..."

@@ -17,15 +17,26 @@ describe("delivery when the sending process is killed again and again", () => {
     ["sqlite, workers in the server", { store: "sqlite", smtp: { replyDelayMs: 5 }, env }],
     ["postgres, 2 worker processes", { store: "postgres", workers: 2, smtp: { replyDelayMs: 5 }, env }]
   ]
-  it.each(cases)("%s: kill -9 five times; duplicates within the in-flight bound, 0 missing, sent", async (_, options) =>
+  it.each(cases)("%s: kill -9 five times; duplicates within the in-flight bound, 0 missing, sent; the sent count always exact", async (_, options) =>
     withRig(options, async (rig) => {
       const { eligible, uuid } = await rig.campaign(COUNT)
+      /** The campaign's sent count and its sent sends, read in one statement. */
+      const counts = async () => {
+        const [row] = await rig.query<{ counted: number; sent: number }>(`
+          SELECT c.sent_to_number_of_subscribers AS counted,
+                 (SELECT count(*) FROM ${rig.table("sends")} s WHERE s.campaign_id = c.id AND s.sent_at IS NOT NULL) AS sent
+          FROM ${rig.table("campaigns")} c WHERE c.uuid = '${uuid}'`)
+        return { counted: Number(row!.counted), sent: Number(row!.sent) }
+      }
       await rig.send(uuid)
       const killedAt: Array<number> = []
       for (let kill = 0; kill < KILLS; kill++) {
         await rig.sink.waitFor((kill + 1) * Math.floor(COUNT / (KILLS + 2)), 90_000)
         killedAt.push(rig.sink.received.length)
         await rig.crash(kill % Math.max(1, rig.workers.length))
+        const after = await counts()
+        expect(after.counted, "the sent count grows while sending").toBeGreaterThan(0)
+        expect(after.counted, "the sent count right after a kill").toBe(after.sent)
       }
       expect(killedAt.at(-1)!, "the campaign finished before the last kill: the test proves nothing").toBeLessThan(COUNT)
       await rig.waitForStatus(uuid, "sent", 120_000)
@@ -35,5 +46,6 @@ describe("delivery when the sending process is killed again and again", () => {
       expect(report.duplicates).toBeLessThanOrEqual(KILLS * CONCURRENCY)
       expect(report.mails - COUNT).toBeLessThanOrEqual(KILLS * CONCURRENCY)
       expect(report.sends).toMatchObject({ rows: COUNT, sent: COUNT, failed: 0, pending: 0 })
+      expect(await counts()).toEqual({ counted: COUNT, sent: COUNT })
     }), 240_000)
 })

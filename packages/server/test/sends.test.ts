@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { MemoryMailbox } from "@mailroom/core/testing"
+import { Effect, Option } from "effect"
 import { expectMessageOnly, expectStatus, query, TIMESTAMP, unique } from "./expectations.js"
 import { stores, TestServer, TestServerLive } from "./TestServer.js"
 
@@ -20,6 +21,7 @@ interface SendRow {
 
 describe.each(stores)("sends on %s", (store) => {
   layer(TestServerLive(store), { excludeTestServices: true })((it) => {
+    const mailbox = Effect.map(Effect.serviceOption(MemoryMailbox), Option.getOrThrowWith(() => new Error("no MemoryMailbox")))
     /** A list with ada and bob subscribed and carl unsubscribed; the subscriber uuids by name. */
     const audience = Effect.gen(function*() {
       const { call } = yield* TestServer
@@ -150,11 +152,42 @@ describe.each(stores)("sends on %s", (store) => {
         expect(kept.body.data.sent_to_number_of_subscribers).toBe("2")
       }))
 
-    it.effect("an unknown sort or filter answers 400 {message}", () =>
+    it.effect("filter[status] lists pending, sent or failed sends, combined with the other filters; the counts add up", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const { list: listUuid, people } = yield* audience
+        // both mails of one campaign wait for a retry (451), one of the other's fails for good (550)
+        yield* (yield* mailbox).failNext(2, false)
+        const held = yield* sendCampaign(listUuid)
+        yield* (yield* mailbox).failNext(1, true)
+        const delivered = yield* sendCampaign(listUuid)
+        const total = (params: Record<string, string>) => Effect.map(list(params), (body) => body.meta.total)
+        const uuids = (params: Record<string, string>) => Effect.map(list(params), (body) => body.data.map((send) => send.uuid).sort())
+
+        const byStatus = { "filter[campaign_uuid]": delivered }
+        expect(yield* total({ ...byStatus, "filter[status]": "sent" })).toBe(1)
+        expect(yield* total({ ...byStatus, "filter[status]": "failed" })).toBe(1)
+        expect(yield* total({ ...byStatus, "filter[status]": "pending" })).toBe(0)
+        const [failed] = (yield* list({ ...byStatus, "filter[status]": "failed" })).data as unknown as Array<{ failed_at: string; sent_at: null }>
+        expect(failed).toMatchObject({ sent_at: null, failed_at: expect.stringMatching(TIMESTAMP) })
+        expect((yield* call("GET", `/api/campaigns/${delivered}`)).body.data.sent_to_number_of_subscribers).toBe("1")
+        expect(yield* uuids({ "filter[campaign_uuid]": held, "filter[status]": "pending" }))
+          .toEqual(yield* uuids({ "filter[campaign_uuid]": held }))
+        expect(yield* total({ "filter[campaign_uuid]": held, "filter[status]": " Pending " })).toBe(2)
+        expect(yield* total({ "filter[campaign_uuid]": held, "filter[status]": "" })).toBe(2)
+        expect(yield* total({ "filter[subscriber_uuid]": people["ada"]!, "filter[status]": "pending" })).toBe(1)
+        const counts = yield* Effect.forEach(["pending", "sent", "failed"], (status) => total({ "filter[campaign_uuid]": held, "filter[status]": status }))
+        expect(counts).toEqual([2, 0, 0])
+      }))
+
+    it.effect("an unknown sort, filter or filter[status] value answers 400 {message}", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer
         expectMessageOnly(yield* call("GET", "/api/sends?sort=created_at"), 400)
         expectMessageOnly(yield* call("GET", `/api/sends?${query({ "filter[email]": "a@b.c" })}`), 400)
+        const bad = yield* call("GET", `/api/sends?${query({ "filter[status]": "bounced", "filter[campaign_uuid]": MISSING })}`)
+        expectMessageOnly(bad, 400)
+        expect(bad.body.message).toBe("Requested filter[status] value `bounced` is not allowed. Allowed value(s) are `pending`, `sent`, `failed`.")
       }))
   })
 })

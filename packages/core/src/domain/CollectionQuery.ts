@@ -27,6 +27,8 @@ export interface CollectionSpec<S extends string, F extends string, I extends st
   readonly defaultSort: string
   readonly filters: ReadonlyArray<F>
   readonly includes: ReadonlyArray<I>
+  /** The only values some filters take (compared trimmed and lower-cased; a blank value is no filter). */
+  readonly values?: Readonly<Partial<Record<F, ReadonlyArray<string>>>>
 }
 
 /** One page of a collection and the total number of matching items. */
@@ -83,8 +85,8 @@ const filterKey = /^filter\[(.+)\]$/
 
 /**
  * Parses raw query parameters against a collection's spec.
- * Unknown sort, filter or include keys fail with InvalidQuery; bad paging values fall back to defaults
- * (`per_page` above 100 is capped, below 1 or non-numeric is 15; `page` below 1 or non-numeric is 1).
+ * Unknown sort, filter or include keys, and values a filter does not take, fail with InvalidQuery; bad paging values
+ * fall back to defaults (`per_page` above 100 is capped, below 1 or non-numeric is 15; `page` below 1 or non-numeric is 1).
  */
 export const parseCollectionQuery = <S extends string, F extends string, I extends string>(
   spec: CollectionSpec<S, F, I>,
@@ -114,6 +116,19 @@ export const parseCollectionQuery = <S extends string, F extends string, I exten
           list(spec.filters)
         }.`
       })
+    }
+    for (const [name, allowed] of Object.entries(spec.values ?? {}) as Array<[F, ReadonlyArray<string>]>) {
+      const value = filters[name]?.trim().toLowerCase()
+      if (value === undefined) continue
+      if (value === "") delete filters[name]
+      else if (allowed.includes(value)) filters[name] = value
+      else {
+        return yield* new InvalidQuery({
+          message: `Requested filter[${name}] value ${list([filters[name]!.trim().slice(0, 100)])} is not allowed. Allowed value(s) are ${
+            list(allowed)
+          }.`
+        })
+      }
     }
     const includeText = first(params["include"])
     const includes = includeText === undefined ? [] : splitSort(includeText)

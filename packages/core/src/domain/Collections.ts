@@ -1,4 +1,5 @@
 import { type CollectionQuery, collectionSpec } from "./CollectionQuery.js"
+import { SendStatus } from "./SendStatus.js"
 
 /** Templates: sort by name (default) or updated_at; fuzzy search on name. */
 export const TemplateCollection = collectionSpec({
@@ -115,17 +116,18 @@ export type CampaignQuery = CollectionQuery<
   "search" | "status" | "email_list_id" | "emailList.uuid" | "contentItem.template.uuid"
 >
 
-/** Sends: most recently sent first; filter by subscriber, campaign, automation mail or transactional mail uuid. */
+/** Sends: most recently sent first; filter by subscriber, campaign, automation mail or transactional mail uuid, or status. */
 export const SendCollection = collectionSpec({
   sorts: ["sent_at"],
   defaultSort: "-sent_at",
-  filters: ["subscriber_uuid", "campaign_uuid", "automation_mail_uuid", "transactional_mail_log_item_uuid"],
-  includes: []
+  filters: ["subscriber_uuid", "campaign_uuid", "automation_mail_uuid", "transactional_mail_log_item_uuid", "status"],
+  includes: [],
+  values: { status: SendStatus.literals }
 })
 /** A query over sends. */
 export type SendQuery = CollectionQuery<
   "sent_at",
-  "subscriber_uuid" | "campaign_uuid" | "automation_mail_uuid" | "transactional_mail_log_item_uuid"
+  "subscriber_uuid" | "campaign_uuid" | "automation_mail_uuid" | "transactional_mail_log_item_uuid" | "status"
 >
 
 /** Opens of a campaign, one row per subscriber: most recent first opens first. */

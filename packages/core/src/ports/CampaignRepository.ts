@@ -62,6 +62,8 @@ export class CampaignRepository extends Context.Tag("@mailroom/CampaignRepositor
   /** Scheduled campaigns whose time has come. */
   readonly due: (now: Date) => Effect.Effect<ReadonlyArray<Campaign>>
   readonly addCounters: (id: CampaignId, delta: CounterDelta, at: Date) => Effect.Effect<void>
+  /** Adds mails that went out to `sent_to_number_of_subscribers` (delivery, in the transaction that records them). */
+  readonly addSent: (id: CampaignId, count: number) => Effect.Effect<void>
   /** Records how far freezing the audience got, and when it finished (null while it goes on). */
   readonly saveAudienceProgress: (id: CampaignId, cursor: number, frozenAt: Date | null) => Effect.Effect<void>
 }>() {}

@@ -61,10 +61,12 @@ export class SendRepository extends Context.Tag("@mailroom/SendRepository")<Send
   /** Gives back the leases `owner` holds on these unfinished sends, so any worker may claim them at once. */
   readonly release: (options: { readonly ids: ReadonlyArray<SendId>; readonly owner: string }) => Effect.Effect<void>
   /**
-   * Records delivery outcomes and frees their leases (one statement per kind of outcome). A sent send keeps no failure
-   * reason; a retried one keeps the last reason and when its temporary failures began.
+   * Records delivery outcomes of unfinished sends and frees their leases (one statement per kind of outcome); a send
+   * already sent or failed stays as it is (the first outcome recorded wins). A sent send keeps no failure reason; a
+   * retried one keeps the last reason and when its temporary failures began. Returns how many sends it moved to sent,
+   * so a counter kept in the same transaction never counts a send twice.
    */
-  readonly record: (results: ReadonlyArray<DeliveryResult>, at: Date) => Effect.Effect<void>
+  readonly record: (results: ReadonlyArray<DeliveryResult>, at: Date) => Effect.Effect<number>
   /** Sends of the campaign neither sent nor failed. */
   readonly pendingCount: (campaignId: CampaignId) => Effect.Effect<number>
   /** Sends of the campaign that were mailed. */

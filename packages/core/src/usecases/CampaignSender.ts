@@ -124,25 +124,28 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
       })
 
     /**
-     * Records a group of outcomes, retried until the store takes it; with bounces, in one transaction with what the
-     * bounce policy does about them. Then tells whether the campaign is still sending: every worker waits for this
-     * before its next mail, so none starts another once a pause is committed.
+     * Records a group of outcomes, retried until the store takes it, in one transaction with what the bounce policy
+     * does about bounces and with the mails that went out added to the campaign's sent count (last, so the campaign's
+     * row is held only while the transaction commits; a send recorded twice is counted once). Then tells whether the
+     * campaign is still sending: every worker waits for this before its next mail, so none starts another once a pause
+     * is committed.
      */
     const record = (campaign: Campaign, outcomes: ReadonlyArray<Outcome>) => {
-      const bounced = outcomes.filter((o) => o.bounce !== null)
       const write = Effect.gen(function*() {
         const at = yield* now
-        yield* sends.record(outcomes.map((o) => o.result), at)
-        for (const { bounce, send } of bounced) {
+        const sent = yield* sends.record(outcomes.map((o) => o.result), at)
+        for (const { bounce, send } of outcomes) {
+          if (bounce === null) continue
           yield* bounces.apply({
             email: normalizeEmail(send.email),
-            type: bounce!,
+            type: bounce,
             send: { id: send.id, campaignId: campaign.id, subscriberId: send.subscriber?.id ?? null },
             at
           })
         }
+        yield* campaigns.addSent(campaign.id, sent)
       })
-      return untilItWorks(Effect.zipRight(bounced.length === 0 ? write : withTransaction(write), stillSending(campaign)), storage)
+      return untilItWorks(Effect.zipRight(withTransaction(write), stillSending(campaign)), storage)
     }
 
     /** Whether the campaign is still sending (not paused, cancelled or deleted). */

@@ -11,6 +11,7 @@ import trackingSwitches from "./0008_tracking_switches.js"
 import transactional from "./0009_transactional.js"
 import events from "./0010_events.js"
 import automations from "./0011_automations.js"
+import failedSends from "./0012_failed_sends.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -24,7 +25,8 @@ export const migrations = Migrator.fromRecord({
   "0008_tracking_switches": trackingSwitches,
   "0009_transactional": transactional,
   "0010_events": events,
-  "0011_automations": automations
+  "0011_automations": automations,
+  "0012_failed_sends": failedSends
 })
 
 /** Applies pending migrations; returns the ones it ran. */

@@ -148,6 +148,9 @@ export const SqlCampaignRepository = Layer.effect(
         return parts.length === 0 ? Effect.void : sql`UPDATE campaigns SET ${sql.literal(parts.join(", "))},
           statistics_calculated_at = ${at.toISOString()} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
       },
+      addSent: (id, count) =>
+        count === 0 ? Effect.void : sql`UPDATE campaigns SET sent_to_number_of_subscribers = sent_to_number_of_subscribers + ${Math.trunc(count)}
+          WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       saveAudienceProgress: (id, cursor, frozenAt) =>
         sql`UPDATE campaigns SET audience_cursor = CASE WHEN audience_cursor > ${cursor} THEN audience_cursor ELSE ${cursor} END,
             audience_frozen_at = COALESCE(audience_frozen_at, ${frozenAt?.toISOString() ?? null}) WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)

@@ -1,11 +1,12 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
   bareMessageId,
   type ClaimedSend,
   type DeliveryResult,
   type ListedSend,
   Send,
-  SendRepository
+  SendRepository,
+  type SendStatus
 } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { insertSendEvents } from "../events/insertEvents.js"
@@ -58,6 +59,12 @@ export const SqlSendRepository = Layer.effect(
                               LEFT JOIN transactional_mails t ON t.id = s.transactional_mail_id
                               LEFT JOIN automation_mails a ON a.id = s.automation_mail_id
                               LEFT JOIN subscribers sub ON sub.id = s.subscriber_id) listed`
+    /** Each status as a condition on a send row, written as the partial indexes `sends_pending` and `sends_failed` are. */
+    const statusCondition: Record<SendStatus, Statement.Fragment> = {
+      pending: sql`sent_at IS NULL AND failed_at IS NULL`,
+      sent: sql`sent_at IS NOT NULL`,
+      failed: sql`failed_at IS NOT NULL AND sent_at IS NULL`
+    }
     const toListed = (rows: ReadonlyArray<unknown>) =>
       Effect.map(decodeListed(rows), (decoded) =>
         decoded.map((
@@ -121,38 +128,52 @@ export const SqlSendRepository = Layer.effect(
         Effect.gen(function*() {
           const stamp = at.toISOString()
           const done = sql`locked_until = NULL, lease_owner = NULL, updated_at = ${stamp}`
+          // the first outcome recorded wins: a send already sent or failed is left as it is
+          const unfinished = sql`sent_at IS NULL AND failed_at IS NULL`
+          const changed = (rows: ReadonlyArray<{ readonly id: number }>) => rows.map((row) => Number(row.id))
           const sent = results.filter((r): r is Extract<DeliveryResult, { _tag: "Sent" }> => r._tag === "Sent")
+          const sentIds: Array<number> = []
           for (const uncertain of [false, true]) {
             const plain = sent.filter((r) => r.transportMessageId === null && (r.uncertain === true) === uncertain).map((r) => r.id)
             if (plain.length === 0) continue
-            yield* sql`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL, deferred_since = NULL,
-                       delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done} WHERE id IN ${sql.in(plain)}`
+            sentIds.push(...changed(
+              yield* sql<{ readonly id: number }>`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL,
+                       deferred_since = NULL, delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done}
+                       WHERE id IN ${sql.in(plain)} AND ${unfinished} RETURNING id`
+            ))
           }
           // sends with their own message id: one statement per group, the ids mapped by a CASE
           for (const uncertain of [false, true]) {
             const named = sent.filter((r) => r.transportMessageId !== null && (r.uncertain === true) === uncertain)
             if (named.length === 0) continue
             const ids = sql.join(" ", false)(named.map((r) => sql`WHEN ${r.id} THEN ${r.transportMessageId!.slice(0, 1000)}`))
-            yield* sql`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL, deferred_since = NULL,
-                       delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done},
-                       transport_message_id = CASE id ${ids} END WHERE id IN ${sql.in(named.map((r) => r.id))}`
+            sentIds.push(...changed(
+              yield* sql<{ readonly id: number }>`UPDATE sends SET sent_at = ${stamp}, failure_reason = NULL, retry_at = NULL,
+                       deferred_since = NULL, delivery_uncertain = ${uncertain ? 1 : 0}, attempts = attempts + 1, ${done},
+                       transport_message_id = CASE id ${ids} END WHERE id IN ${sql.in(named.map((r) => r.id))} AND ${unfinished}
+                       RETURNING id`
+            ))
           }
           const failed = results.filter((r): r is Extract<DeliveryResult, { _tag: "Failed" }> => r._tag === "Failed")
+          const failedIds: Array<number> = []
           for (const group of groupBy(failed, (r) => `${r.attempted === true} ${r.reason}`).values()) {
             const tried = group[0]!.attempted === true ? 1 : 0
-            yield* sql`UPDATE sends SET failed_at = ${stamp}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
-                       attempts = attempts + ${tried}, ${done} WHERE id IN ${sql.in(group.map((r) => r.id))}`
+            failedIds.push(...changed(
+              yield* sql<{ readonly id: number }>`UPDATE sends SET failed_at = ${stamp}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
+                       attempts = attempts + ${tried}, ${done} WHERE id IN ${sql.in(group.map((r) => r.id))} AND ${unfinished}
+                       RETURNING id`
+            ))
           }
-          const sentIds = sent.map((r) => r.id)
           yield* insertSendEvents(sql, "mail.sent", sentIds, at)
           yield* insertSendEvents(sql, "transactional_mail.sent", sentIds, at, sql.literal("s.transactional_mail_id IS NOT NULL"))
-          yield* insertSendEvents(sql, "mail.failed", failed.map((r) => r.id), at)
+          yield* insertSendEvents(sql, "mail.failed", failedIds, at)
           const retries = results.filter((r): r is Extract<DeliveryResult, { _tag: "Retry" }> => r._tag === "Retry")
           for (const group of groupBy(retries, (r) => `${r.retryAt.toISOString()} ${r.reason}`).values()) {
             yield* sql`UPDATE sends SET retry_at = ${group[0]!.retryAt.toISOString()}, failure_reason = ${group[0]!.reason.slice(0, 1000)},
                        deferred_since = COALESCE(deferred_since, ${stamp}), attempts = attempts + 1, ${done}
-                       WHERE id IN ${sql.in(group.map((r) => r.id))}`
+                       WHERE id IN ${sql.in(group.map((r) => r.id))} AND ${unfinished}`
           }
+          return sentIds.length
         }).pipe(Effect.orDie),
       pendingCount: (campaignId) =>
         sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM sends
@@ -200,7 +221,9 @@ export const SqlSendRepository = Layer.effect(
             ...(f.transactional_mail_log_item_uuid === undefined
               ? []
               : [sql`transactional_mail_uuid = ${uuid(f.transactional_mail_log_item_uuid)}`]),
-            ...(f.automation_mail_uuid === undefined ? [] : [sql`automation_mail_uuid = ${uuid(f.automation_mail_uuid)}`])
+            ...(f.automation_mail_uuid === undefined ? [] : [sql`automation_mail_uuid = ${uuid(f.automation_mail_uuid)}`]),
+            // a status the collection does not take (a query built by hand) matches nothing
+            ...(f.status === undefined ? [] : [statusCondition[f.status as SendStatus] ?? sql`1 = 0`])
           ]
           const order = orderClause({ sent_at: "sent_at" }, ["sent_at"], query.sort)
           const { rows, total } = yield* selectRows(sql, listedSource, conditions, order, query)

@@ -97,6 +97,11 @@ export const makeMemoryCampaignRepository = (state: MemoryState) => {
         for (const [key, value] of Object.entries(delta)) next[key] = (existing[key as keyof typeof delta] ?? 0) + (value ?? 0)
         change(id, { ...next, statisticsCalculatedAt: at })
       }),
+    addSent: (id, count) =>
+      Effect.sync(() => {
+        const existing = rows().get(id)
+        if (existing !== undefined && count !== 0) change(id, { sentToNumberOfSubscribers: existing.sentToNumberOfSubscribers + count })
+      }),
     saveAudienceProgress: (id, cursor, frozenAt) =>
       Effect.sync(() => {
         const existing = rows().get(id)

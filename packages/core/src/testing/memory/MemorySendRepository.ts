@@ -3,6 +3,7 @@ import type { SendId, SendUuid, SubscriberId } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
 import { matchesSegmentRule } from "../../domain/SegmentRule.js"
 import { type ClaimedSend, Send } from "../../domain/Send.js"
+import { sendStatus } from "../../domain/SendStatus.js"
 import { subscriberStatus } from "../../domain/SubscriberStatus.js"
 import { type ListedSend, SendRepository } from "../../ports/SendRepository.js"
 import { mailEvent, sentEvents } from "../../events/mailEvents.js"
@@ -105,8 +106,11 @@ export const makeMemorySendRepository = (state: MemoryState) => {
       }),
     record: (results, at) =>
       Effect.sync(() => {
+        let sent = 0
         for (const result of results) {
-          const attempts = (rows().get(result.id)?.send.attempts ?? 0) + 1
+          const row = rows().get(result.id)
+          if (row === undefined || !pending(row.send)) continue
+          const attempts = row.send.attempts + 1
           if (result._tag === "Sent") {
             update(result.id, {
               sentAt: at,
@@ -116,6 +120,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
               attempts,
               updatedAt: at
             }, { ...free, retryAt: null, deferredSince: null })
+            sent++
             const send = rows().get(result.id)?.send
             if (send !== undefined) recordMemoryEvents(state, sentEvents(send, listOf(send), at))
           } else if (result._tag === "Failed") {
@@ -128,10 +133,14 @@ export const makeMemorySendRepository = (state: MemoryState) => {
             const send = rows().get(result.id)?.send
             if (send !== undefined) recordMemoryEvents(state, [mailEvent("mail.failed", send, listOf(send), at)])
           } else {
-            const deferredSince = rows().get(result.id)?.deferredSince ?? at
-            update(result.id, { failureReason: result.reason, attempts, updatedAt: at }, { ...free, retryAt: result.retryAt, deferredSince })
+            update(result.id, { failureReason: result.reason, attempts, updatedAt: at }, {
+              ...free,
+              retryAt: result.retryAt,
+              deferredSince: row.deferredSince ?? at
+            })
           }
         }
+        return sent
       }),
     pendingCount: (campaignId) =>
       Effect.sync(() => [...rows().values()].filter((r) => r.send.campaignId === campaignId && pending(r.send)).length),
@@ -170,6 +179,7 @@ export const makeMemorySendRepository = (state: MemoryState) => {
           id: (l) => l.send.id,
           sorts: { sent_at: (l) => l.send.sentAt },
           filters: {
+            status: (l, value) => sendStatus(l.send) === value,
             subscriber_uuid: (l, value) => l.subscriberUuid === value.trim().toLowerCase(),
             campaign_uuid: (l, value) => l.campaignUuid === value.trim().toLowerCase(),
             automation_mail_uuid: (l, value) => l.automationMailUuid === value.trim().toLowerCase(),

@@ -239,6 +239,19 @@ export const campaignContract = (makeStorage: MakeStorage) =>
         yield* repo.addCounters(999 as CampaignId, { openCount: 1 }, at(7))
       })))
 
+    it.effect("adds mails that went out to sent_to_number_of_subscribers, touching nothing else", () =>
+      run(Effect.gen(function*() {
+        const repo = yield* CampaignRepository
+        const saved = yield* campaign({ status: "sending", sentToNumberOfSubscribers: 3 })
+        const other = yield* campaign()
+        yield* repo.addSent(saved.id, 40)
+        yield* repo.addSent(saved.id, 0)
+        yield* repo.addSent(saved.id, 2)
+        expect(yield* found(saved.id)).toEqual({ ...saved, sentToNumberOfSubscribers: 45 })
+        expect(yield* found(other.id)).toEqual(other)
+        yield* repo.addSent(999 as CampaignId, 1)
+      })))
+
     it.effect("saves audience progress: the cursor never moves back and the frozen time is set once", () =>
       run(Effect.gen(function*() {
         const repo = yield* CampaignRepository

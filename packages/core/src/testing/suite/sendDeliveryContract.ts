@@ -125,6 +125,32 @@ export const sendDeliveryContract = (makeStorage: MakeStorage) =>
         expect(yield* claim(c, 1000, 1060)).toEqual([])
       })))
 
+    it.effect("counts the sends it moved to sent; an outcome recorded again (a retry, a lease that ran out) changes nothing", () =>
+      run(Effect.gen(function*() {
+        const sends = yield* SendRepository
+        const { campaign: c, sends: [one, two, three, four] } = yield* audience(["1@example.com", "2@example.com", "3@example.com", "4@example.com"])
+        yield* claim(c, 10, 70)
+        const outcomes = [
+          { _tag: "Sent", id: one!.id, transportMessageId: null },
+          { _tag: "Sent", id: two!.id, transportMessageId: "<two@example.com>", uncertain: true },
+          { _tag: "Failed", id: three!.id, reason: "550 No such user", attempted: true },
+          { _tag: "Retry", id: four!.id, reason: "451 later", retryAt: at(40) }
+        ] as const
+        expect(yield* sends.record(outcomes, at(12))).toBe(2)
+        const recorded = yield* Effect.forEach([one, two, three, four], (send) => sendFor(send!))
+        expect(yield* sends.record(outcomes, at(13))).toBe(0)
+        expect(yield* sends.record([{ _tag: "Failed", id: one!.id, reason: "late", attempted: true }, { _tag: "Sent", id: three!.id, transportMessageId: null }], at(14))).toBe(0)
+        expect(yield* sends.record([{ _tag: "Retry", id: two!.id, reason: "late", retryAt: at(50) }], at(15))).toBe(0)
+        const [first, second, third] = recorded
+        expect(yield* sendFor(one!)).toEqual(first)
+        expect(yield* sendFor(two!)).toEqual(second)
+        expect(yield* sendFor(three!)).toEqual(third)
+        expect(yield* sends.sentCount(c.id)).toBe(2)
+        // the retried send is still pending: its outcome counts once it goes out
+        expect(yield* sends.record([{ _tag: "Sent", id: four!.id, transportMessageId: null }], at(41))).toBe(1)
+        expect(yield* sends.sentCount(c.id)).toBe(3)
+      })))
+
     it.effect("an unknown outcome is recorded as sent and marked uncertain; the send is never claimed again", () =>
       run(Effect.gen(function*() {
         const sends = yield* SendRepository

@@ -9,7 +9,7 @@ import { type DeliveryResult, type ListedSend, SendRepository } from "../../port
 import { campaignFixtures } from "./campaignFixtures.js"
 import { at, type MakeStorage } from "./fixtures.js"
 
-type SendFilter = "subscriber_uuid" | "campaign_uuid" | "automation_mail_uuid" | "transactional_mail_log_item_uuid"
+type SendFilter = "subscriber_uuid" | "campaign_uuid" | "automation_mail_uuid" | "transactional_mail_log_item_uuid" | "status"
 
 /** SendRepository queries: the sends log (sorts, filters, paging) and the latest mail sent to an address. */
 export const sendQueryContract = (makeStorage: MakeStorage) =>
@@ -60,6 +60,34 @@ export const sendQueryContract = (makeStorage: MakeStorage) =>
         const page = yield* list({ page: 2, perPage: 3 })
         expect(page.total).toBe(4)
         expect(labels(page)).toEqual(["2a"])
+      })))
+
+    it.effect("filters by status (pending, sent, failed), combined with the other filters; the statuses add up", () =>
+      run(Effect.gen(function*() {
+        const one = yield* aList
+        const a = yield* subscribe(one, { email: "a@example.com" })
+        for (const email of ["b@example.com", "c@example.com", "d@example.com"]) yield* subscribe(one, { email })
+        const first = yield* campaign({ emailListId: one, status: "sending" })
+        const second = yield* campaign({ emailListId: one, status: "sending" })
+        yield* freeze(first)
+        yield* freeze(second)
+        const [firstA, firstB, firstC, firstD] = yield* sendsOf(first)
+        const [secondA] = yield* sendsOf(second)
+        yield* claim(first, 5, 65)
+        yield* claim(second, 5, 65)
+        yield* record([sent(firstA!), sent(firstB!), { _tag: "Failed", id: firstC!.id, reason: "550 no such user", attempted: true }], 10)
+        yield* record([{ _tag: "Retry", id: firstD!.id, reason: "451 later", retryAt: at(100) }, sent(secondA!)], 20)
+        const ids = (page: { readonly items: ReadonlyArray<ListedSend> }) => page.items.map((l) => l.send.id)
+
+        expect(ids(yield* list({ filters: { campaign_uuid: first.uuid, status: "sent" } })).sort()).toEqual([firstA!.id, firstB!.id].sort())
+        expect(ids(yield* list({ filters: { campaign_uuid: first.uuid, status: "failed" } }))).toEqual([firstC!.id])
+        expect(ids(yield* list({ filters: { campaign_uuid: first.uuid, status: "pending" } }))).toEqual([firstD!.id])
+        expect(ids(yield* list({ filters: { subscriber_uuid: a.uuid, status: "sent" } })).sort()).toEqual([firstA!.id, secondA!.id].sort())
+        expect(ids(yield* list({ filters: { campaign_uuid: second.uuid, status: "pending" } })).length).toBe(3)
+        expect((yield* list({ filters: { status: " SENT " } })).total).toBe(3)
+        const totals = yield* Effect.forEach(["pending", "sent", "failed"], (status) => Effect.map(list({ filters: { status } }), (p) => p.total))
+        expect(totals).toEqual([4, 3, 1])
+        expect((yield* list()).total).toBe(8)
       })))
 
     it.effect("finds the latest mailed send to an address, ignoring pending and failed ones", () =>

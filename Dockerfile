@@ -1,6 +1,6 @@
 # Mailroom server image: `docker build -t mailroom .`, then
 #   docker run -p 3000:3000 -v mailroom-data:/data -e API_TOKEN=change-me -e APP_URL=http://localhost:3000 mailroom
-# Node 20, 22 and 24 are supported: --build-arg NODE_VERSION=20 (or 24) picks another.
+# Node 20 and 22 are supported (README, Set-up): --build-arg NODE_VERSION=20 picks the other.
 ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build

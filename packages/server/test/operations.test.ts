@@ -74,7 +74,7 @@ const sendCampaign = async (server: ServeProcess, emails: ReadonlyArray<string>)
 }
 
 describe.each(stores)("operations (%s, real process)", (store) => {
-  it("/, /healthz and /readyz without a token; /metrics after a send; JSON logs with the campaign's lines", async () => {
+  it("/, /healthz and /readyz without a token; /metrics after a send; JSON logs with the campaign's and an import's lines", async () => {
     const dir = tempDir()
     const server = await startServe(`serve(${store})`, {
       DATABASE_URL: await databaseUrl(store, dir),
@@ -116,6 +116,19 @@ describe.each(stores)("operations (%s, real process)", (store) => {
     expect(metrics.text).not.toContain(uuid)
     expect(metrics.text).toMatch(/^mailroom_http_request_duration_seconds_bucket\{/m)
 
+    const list = await server.call("POST", "/api/email-lists", { name: "Imported", default_from_email: "news@example.com" })
+    const draft = await server.call("POST", "/api/subscriber-imports", {
+      subscribers_csv: "email\nimp1@example.com\nimp2@example.com\nnot-an-address\n",
+      email_list_id: list.body.data.id,
+      subscribe_unsubscribed: false,
+      unsubscribe_others: false
+    })
+    const importId = draft.body.data.id as number
+    expect((await server.call("POST", `/api/subscriber-imports/${importId}/start`)).status).toBe(204)
+    for (let i = 0; i < 200 && (await server.call("GET", `/api/subscriber-imports/${importId}`)).body.data.status !== "completed"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+
     const lines = server.process.output().split("\n").filter((line) => line.trim() !== "")
     const logs = lines.map((line) => JSON.parse(line) as { time: string; level: string; message: string; annotations: Record<string, unknown> })
     for (const log of logs) expect(Object.keys(log)).toEqual(expect.arrayContaining(["time", "level", "message", "annotations"]))
@@ -124,6 +137,12 @@ describe.each(stores)("operations (%s, real process)", (store) => {
     expect(ofCampaign.find((log) => log.message.includes("sent to 3 subscribers"))).toMatchObject({
       level: "info",
       annotations: { campaign: uuid, sent: 3, failed: 0, subscribers: 3 }
+    })
+    const ofImport = logs.filter((log) => log.annotations["import"] === String(importId))
+    expect(ofImport.find((log) => log.message.includes("started"))).toMatchObject({ level: "info" })
+    expect(ofImport.find((log) => log.message.includes("completed"))).toMatchObject({
+      level: "info",
+      annotations: { rows: 3, errors: 1, imported: 2 }
     })
     expect(logs.some((log) => log.annotations["http.url"] === "/healthz")).toBe(true)
   }, 120_000)

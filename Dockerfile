@@ -10,6 +10,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.base.json ./
+COPY scripts ./scripts
 COPY packages ./packages
 # npm ci runs `prepare` (tsc -b, then the one-file bundle packages/server/dist/mailroom.mjs); then the dev tools go
 RUN npm ci --no-audit --no-fund \

@@ -25,6 +25,8 @@ describe("container image", () => {
   it("builds in one stage and runs as node in another, with a health check and node itself as PID 1", () => {
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2)
     expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS build$/m)
+    // npm ci runs `prepare`, which needs the build script next to the packages
+    expect(dockerfile).toMatch(/^COPY scripts \.\/scripts$/m)
     expect(dockerfile).toMatch(/^RUN npm ci /m)
     expect(dockerfile).toMatch(/^COPY --from=build /m)
     expect(dockerfile).toMatch(/^USER node$/m)

@@ -9,7 +9,8 @@ import { Effect } from "effect"
 import { expectStatus, unique } from "./expectations.js"
 import { stores, TestServer, TestServerLive } from "./TestServer.js"
 
-describe.each(stores)("an automation in real time on %s", (store) => {
+// the three stores wait their minute at the same time
+describe.concurrent.each(stores)("an automation in real time on %s", (store) => {
   layer(TestServerLive(store, { worker: true }), { excludeTestServices: true, timeout: 60_000 })((it) => {
     it.effect("mail 1 at once, mail 2 after the 1-minute wait", () =>
       Effect.gen(function*() {

@@ -4,6 +4,7 @@ import { smtpUrlProblem } from "@mailroom/smtp"
 import { Effect, Option } from "effect"
 import { CliError } from "../CliError.js"
 import type { EnvironmentConfig } from "../ServerConfig.js"
+import { isSupportedDatabaseUrl } from "../storageFromUrl.js"
 import { directoryProblem } from "./ensureWritableDirectory.js"
 import { portProblem } from "./portProblem.js"
 
@@ -23,7 +24,7 @@ const fail = (message: string) => new CliError({ message })
 export const preflight = (config: EnvironmentConfig, command: string) =>
   Effect.gen(function*() {
     const url = config.databaseUrl
-    if (!url.startsWith("sqlite:") && !/^postgres(ql)?:\/\//.test(url)) {
+    if (!isSupportedDatabaseUrl(url)) {
       return yield* fail("DATABASE_URL: must be sqlite:PATH, sqlite::memory: or postgres://user:password@host:port/database")
     }
     if (config.smtpUrl !== null) {

@@ -23,7 +23,7 @@ const newest = (dir) => {
   return latest
 }
 
-const compiled = Math.max(...readdirSync(join(root, "packages")).map((name) => {
+const compiled = Math.max(...readdirSync(join(root, "packages")).filter((name) => name !== "admin").map((name) => {
   try {
     return newest(join(root, "packages", name, "dist"))
   } catch {

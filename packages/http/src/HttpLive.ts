@@ -15,6 +15,7 @@ import { type ClientLimits, clientLimits, DEFAULT_CLIENT_LIMITS } from "./client
 import { ErrorResponses } from "./ErrorResponses.js"
 import { guardBodies } from "./guardBodies.js"
 import { OperationsRoutes } from "./operationsRoutes.js"
+import { AdminRoutes } from "./adminRoutes.js"
 import { requestLogger } from "./requestLogger.js"
 import { requestMetrics } from "./requestMetrics.js"
 import { securityHeaders } from "./securityHeaders.js"
@@ -106,6 +107,7 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
     Layer.provide(server),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
     Layer.provide(OperationsRoutes),
+    Layer.provide(AdminRoutes),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
     Layer.provide(ErrorResponses),
     Layer.provide(ApiLive)

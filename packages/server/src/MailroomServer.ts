@@ -1,7 +1,8 @@
 import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { HttpLive } from "@mailroom/http"
+import { AdminApp, HttpLive } from "@mailroom/http"
 import { Layer } from "effect"
+import { loadAdminAssets } from "./adminAssets.js"
 import { LoggingLive } from "./logging.js"
 import { MailroomFromConfig, WorkerLive } from "./MailroomFromConfig.js"
 import { OperationsLive } from "./OperationsLive.js"
@@ -10,7 +11,8 @@ import { SeedToken } from "./SeedToken.js"
 
 /**
  * The standalone server: logger → store → use cases → job worker → API_TOKEN seed → operations (readiness, metrics) →
- * HTTP. Built in that order, so the port opens only when migrations have run and every handler is ready.
+ * the web admin's files → HTTP. Built in that order, so the port opens only when migrations have run and every handler
+ * is ready.
  */
 export const MailroomServer = (config: ServerConfig) =>
   HttpLive(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }), {
@@ -18,6 +20,7 @@ export const MailroomServer = (config: ServerConfig) =>
     clientLimits: { perMinute: config.rateLimitPerMinute, inFlight: config.clientConcurrency }
   }).pipe(
     Layer.provide(OperationsLive({ metricsToken: config.metricsToken })),
+    Layer.provide(Layer.sync(AdminApp, () => ({ assets: loadAdminAssets() }))),
     Layer.provide(SeedToken(config.apiToken)),
     Layer.provide(config.workers ? WorkerLive : Layer.empty),
     Layer.provideMerge(MailroomFromConfig(config)),

@@ -5,9 +5,9 @@ const dates = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "s
 export const formatNumber = (value: number | string | null | undefined): string =>
   value === null || value === undefined || value === "" ? "–" : numbers.format(Number(value))
 
-/** A rate as a percentage with one decimal ("12.5 %"); the API sends rates as 0–100 numbers or strings. */
+/** A rate as a percentage with one decimal ("12.5 %"); the API sends rates in basis points (1250), as numbers or strings. */
 export const formatRate = (value: number | string | null | undefined): string =>
-  value === null || value === undefined ? "–" : `${Number(value).toFixed(1)} %`
+  value === null || value === undefined ? "–" : `${(Number(value) / 100).toFixed(1)} %`
 
 /** An API timestamp in the browser's time zone, or "–". */
 export const formatDate = (value: string | null | undefined): string => (value ? dates.format(new Date(value)) : "–")

@@ -75,9 +75,11 @@ export const trackedLinks = (raw: string, serverUrl: string): { open: string; cl
   return { open: urls.find((u) => u.includes("/t/o/"))!, clicks: urls.filter((u) => u.includes("/t/c/")) }
 }
 
-/** Signs in on the admin's log-in form with a token. */
+/** Signs in on the admin's log-in form with a token (after forgetting the tab's token, if it had one). */
 export const signIn = async (page: Page, baseUrl: string, token: string): Promise<void> => {
   await page.goto(`${baseUrl}/admin/`)
-  await page.getByLabel("API token").fill(token)
+  await page.evaluate(() => sessionStorage.clear())
+  await page.reload()
+  await page.getByLabel("API token", { exact: true }).fill(token)
   await page.getByRole("button", { name: "Sign in" }).click()
 }

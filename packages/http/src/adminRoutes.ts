@@ -12,6 +12,15 @@ export const ADMIN_POLICY = "default-src 'self'; script-src 'self'; style-src 's
 
 const NOT_BUILT = "The web admin is not built. Run `npm run build` (or `npm install`, which builds it) and restart."
 
+/** A path with its %-escapes decoded; a malformed escape is left as it is (and matches no file). */
+const safeDecode = (path: string) => {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+  }
+}
+
 const serve = (asset: AdminAsset, request: HttpServerRequest.HttpServerRequest) => {
   const headers: Record<string, string> = {
     "content-security-policy": ADMIN_POLICY,
@@ -35,14 +44,16 @@ export const AdminRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const { assets } = yield* AdminApp
     const page = (request: HttpServerRequest.HttpServerRequest) => {
+      const pathname = new URL(request.url, "http://admin").pathname
+      if (pathname === "/admin") return HttpServerResponse.redirect("/admin/", { status: 302 })
       if (assets === undefined) return HttpServerResponse.unsafeJson({ message: NOT_BUILT }, { status: 404 })
-      const path = decodeURIComponent(new URL(request.url, "http://admin").pathname).replace(/^\/admin\/?/, "")
+      const path = safeDecode(pathname).replace(/^\/admin\/?/, "")
       const asset = assets.get(path === "" ? "index.html" : path)
       if (asset !== undefined) return serve(asset, request)
       if (/\.[a-z0-9]+$/i.test(path)) return HttpServerResponse.unsafeJson({ message: "Not found." }, { status: 404 })
       return serve(assets.get("index.html")!, request)
     }
-    yield* router.get("/admin", Effect.succeed(HttpServerResponse.redirect("/admin/", { status: 302 })))
+    yield* router.get("/admin", Effect.map(HttpServerRequest.HttpServerRequest, page))
     yield* router.get("/admin/*", Effect.map(HttpServerRequest.HttpServerRequest, page))
   })
 )

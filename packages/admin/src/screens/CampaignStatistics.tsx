@@ -29,7 +29,7 @@ interface Open {
 
 /** What happened after a campaign went out: its figures, opens and clicks over time, its links and who opened it. */
 export const CampaignStatistics = ({ campaign }: { campaign: Campaign }) => {
-  const live = campaign.status === "sending" ? 5000 : 30_000
+  const live = campaign.status === "sending" ? 5000 : 10_000
   const timeline = useApi<{ data: Timeline }>(`/campaigns/${campaign.uuid}/timeline`, live)
   const params = useSearchParams()
   const links = useApi<Collection<Link>>(`/campaigns/${campaign.uuid}/clicks${query({ page: params.get("links"), per_page: 10 })}`, live)

@@ -1,3 +1,4 @@
+import { useEffect } from "preact/hooks"
 import { api, type Collection, query } from "../api/client"
 import { useCan } from "../api/session"
 import type { EmailList, SubscriberImport } from "../api/types"
@@ -52,7 +53,11 @@ export const ImportDetail = ({ id }: { id: string }) => {
   const params = useSearchParams()
   const loaded = useApi<{ data: SubscriberImport }>(`/subscriber-imports/${id}`, 1000)
   const data = loaded.data?.data
-  const errors = useApi<Collection<RefusedRow>>(`/subscriber-imports/${id}/errors${query({ page: params.get("page") })}`, data && data.status !== "completed" && data.status !== "failed" ? 2000 : undefined)
+  const finished = data !== undefined && (data.status === "completed" || data.status === "failed")
+  const errors = useApi<Collection<RefusedRow>>(`/subscriber-imports/${id}/errors${query({ page: params.get("page") })}`, finished ? undefined : 2000)
+  useEffect(() => {
+    if (finished) errors.reload()
+  }, [finished])
   const canWrite = useCan("write")
   const action = useAction()
   const running = data !== undefined && RUNNING.includes(data.status)

@@ -1,4 +1,5 @@
 export * from "./domain/ApiToken.js"
+export * from "./domain/TokenInput.js"
 export * from "./domain/Campaign.js"
 export * from "./domain/CampaignContent.js"
 export * from "./domain/CampaignInput.js"

@@ -19,6 +19,7 @@ import { TransactionalGroup } from "./transactional/TransactionalGroup.js"
 import { AutomationsGroup } from "./automations/AutomationsGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 import { AutomationMailsGroup } from "./automations/AutomationMailsGroup.js"
+import { TokensGroup } from "./tokens/TokensGroup.js"
 
 const description = "Email campaigns, lists and subscribers, transactional mails, automations and webhooks. " +
   "Every /api operation needs `Authorization: Bearer <token>` (a token's abilities decide what it may do: 403 " +
@@ -44,6 +45,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(AutomationsGroup)
   .add(AutomationMailsGroup)
   .add(WebhooksGroup)
+  .add(TokensGroup)
   .add(TrackingGroup)
   .add(ConfirmationGroup)
   .add(FeedbackGroup)

@@ -36,6 +36,7 @@ import { TransactionalLive } from "./transactional/TransactionalLive.js"
 import { AutomationsLive } from "./automations/AutomationsLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 import { AutomationMailsLive } from "./automations/AutomationMailsLive.js"
+import { TokensLive } from "./tokens/TokensLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -56,6 +57,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AutomationsLive,
     AutomationMailsLive,
     WebhooksLive,
+    TokensLive,
     TrackingLive,
     FeedbackLive
   ]),

@@ -189,3 +189,13 @@ export const ImportRowErrorCollection = collectionSpec({
 })
 /** A query over an import's refused rows. */
 export type ImportRowErrorQuery = CollectionQuery<"line", never>
+
+/** API tokens: oldest first by default. */
+export const TokenCollection = collectionSpec({
+  sorts: ["created_at", "name"],
+  defaultSort: "created_at",
+  filters: [],
+  includes: []
+})
+/** A query over API tokens. */
+export type TokenQuery = CollectionQuery<"created_at" | "name", never>

@@ -1,11 +1,14 @@
 import { Effect, Encoding, Option } from "effect"
 import type { Ability, ApiToken } from "../domain/ApiToken.js"
+import type { Page } from "../domain/CollectionQuery.js"
+import type { TokenQuery } from "../domain/Collections.js"
 import { type ApiTokenUuid, newUuid } from "../domain/Ids.js"
 import { Forbidden } from "../errors/Forbidden.js"
 import { NotFound } from "../errors/NotFound.js"
 import { Unauthenticated } from "../errors/Unauthenticated.js"
 import { ValidationError } from "../errors/ValidationError.js"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
+import { parseUuid } from "./lookup.js"
 import { now } from "./now.js"
 
 /** SHA-256 of a token secret, hex encoded: the only form in which secrets are stored. */
@@ -59,11 +62,29 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
       return yield* repo.list()
     })
 
+    /** One page of the tokens, sorted as asked (ties by id); there are few, so they are paged here. */
+    const page = Effect.fn("Tokens.page")(function*(query: TokenQuery) {
+      const all = [...(yield* repo.list())]
+      const value = (token: ApiToken, field: "created_at" | "name") =>
+        field === "name" ? token.name.toLowerCase() : token.createdAt.getTime()
+      all.sort((a, b) => {
+        for (const { direction, field } of query.sort) {
+          const [x, y] = [value(a, field), value(b, field)]
+          if (x !== y) return (x < y ? -1 : 1) * (direction === "asc" ? 1 : -1)
+        }
+        return a.id - b.id
+      })
+      const start = (query.page - 1) * query.perPage
+      return { items: all.slice(start, start + query.perPage), total: all.length } satisfies Page<ApiToken>
+    })
+
+    /** Revokes (deletes) a token; NotFound for an unknown uuid. A token may revoke itself. */
     const revoke = Effect.fn("Tokens.revoke")(function*(uuid: string) {
-      const deleted = yield* repo.delete(uuid.toLowerCase() as ApiTokenUuid)
+      const parsed = parseUuid(uuid)
+      const deleted = Option.isSome(parsed) && (yield* repo.delete(parsed.value.toLowerCase() as ApiTokenUuid))
       if (!deleted) return yield* NotFound.of("Token")
     })
 
-    return { create, ensure, authenticate, authorize, list, revoke } as const
+    return { create, ensure, authenticate, authorize, list, page, revoke } as const
   })
 }) {}

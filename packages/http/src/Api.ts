@@ -20,6 +20,7 @@ import { AutomationsGroup } from "./automations/AutomationsGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 import { AutomationMailsGroup } from "./automations/AutomationMailsGroup.js"
 import { TokensGroup } from "./tokens/TokensGroup.js"
+import { CampaignPreviewsGroup } from "./groups/CampaignPreviewsGroup.js"
 
 const description = "Email campaigns, lists and subscribers, transactional mails, automations and webhooks. " +
   "Every /api operation needs `Authorization: Bearer <token>` (a token's abilities decide what it may do: 403 " +
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SubscribersGroup)
   .add(SubscriberGroup)
   .add(CampaignsGroup)
+  .add(CampaignPreviewsGroup)
   .add(SendsGroup)
   .add(SubscriberImportsGroup)
   .add(StatisticsGroup)

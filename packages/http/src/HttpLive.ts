@@ -37,6 +37,7 @@ import { AutomationsLive } from "./automations/AutomationsLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 import { AutomationMailsLive } from "./automations/AutomationMailsLive.js"
 import { TokensLive } from "./tokens/TokensLive.js"
+import { CampaignPreviewsLive } from "./handlers/CampaignPreviewsLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -50,6 +51,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriberLive,
     ConfirmationLive,
     CampaignsLive,
+    CampaignPreviewsLive,
     SendsLive,
     SubscriberImportsLive,
     StatisticsLive,

@@ -44,6 +44,7 @@ import { CampaignSender } from "./CampaignSender.js"
 import { Campaigns } from "./Campaigns.js"
 import { CampaignStatistics } from "./CampaignStatistics.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
+import { CampaignPreviews } from "./CampaignPreviews.js"
 import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
 import { ImportWorker } from "./ImportWorker.js"
@@ -124,6 +125,7 @@ export type Mailroom =
   | PublicLinks
   | Tracking
   | WebViews
+  | CampaignPreviews
   | CampaignStatistics
   | SubscriberImports
   | ImportWorker
@@ -164,6 +166,7 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   Sends.Default,
   Tracking.Default,
   WebViews.Default,
+  CampaignPreviews.Default,
   CampaignStatistics.Default,
   SubscriberImports.Default,
   ImportWorker.Default,

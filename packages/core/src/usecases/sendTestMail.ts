@@ -5,8 +5,8 @@ import type { CompiledMail } from "../sending/CompiledMail.js"
 import type { Recipient } from "../sending/mailScope.js"
 import type { UrlSigner } from "./UrlSigner.js"
 
-/** Who a test mail is for when no subscriber has its address: sample values. */
-const sample = (email: string): Recipient => ({
+/** Who a test mail (or a preview) is for when no subscriber has its address: sample values. */
+export const sampleRecipient = (email: string): Recipient => ({
   uuid: "00000000-0000-4000-8000-000000000000",
   email,
   firstName: "Jane",
@@ -36,7 +36,7 @@ export const sendTestMail = (
     const rendered = mail.render({
       sendUuid,
       signatures: yield* services.signer.signSend(sendUuid),
-      recipient: Option.getOrElse(subscriber, (): Recipient => sample(email))
+      recipient: Option.getOrElse(subscriber, (): Recipient => sampleRecipient(email))
     })
     yield* services.mailer.send({
       from: sender.from,

@@ -21,6 +21,7 @@ import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 import { AutomationMailsGroup } from "./automations/AutomationMailsGroup.js"
 import { TokensGroup } from "./tokens/TokensGroup.js"
 import { CampaignPreviewsGroup } from "./groups/CampaignPreviewsGroup.js"
+import { ActivityGroup } from "./groups/ActivityGroup.js"
 
 const description = "Email campaigns, lists and subscribers, transactional mails, automations and webhooks. " +
   "Every /api operation needs `Authorization: Bearer <token>` (a token's abilities decide what it may do: 403 " +
@@ -43,6 +44,7 @@ export class Api extends HttpApi.make("mailroom")
   .add(SendsGroup)
   .add(SubscriberImportsGroup)
   .add(StatisticsGroup)
+  .add(ActivityGroup)
   .add(TransactionalGroup)
   .add(AutomationsGroup)
   .add(AutomationMailsGroup)

@@ -39,6 +39,7 @@ import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 import { AutomationMailsLive } from "./automations/AutomationMailsLive.js"
 import { TokensLive } from "./tokens/TokensLive.js"
 import { CampaignPreviewsLive } from "./handlers/CampaignPreviewsLive.js"
+import { ActivityLive } from "./handlers/ActivityLive.js"
 
 /** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -56,6 +57,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     SendsLive,
     SubscriberImportsLive,
     StatisticsLive,
+    ActivityLive,
     TransactionalLive,
     AutomationsLive,
     AutomationMailsLive,

@@ -27,6 +27,7 @@ import { SqlAutomationRepository } from "./repositories/automations/SqlAutomatio
 import { SqlAutomationRunRepository } from "./repositories/automations/SqlAutomationRunRepository.js"
 import { SqlTransactor } from "./SqlTransactor.js"
 import { SqlQueueDepths } from "./repositories/SqlQueueDepths.js"
+import { SqlEngagementHistory } from "./repositories/SqlEngagementHistory.js"
 import { SqlAutomationMailRepository } from "./repositories/automations/SqlAutomationMailRepository.js"
 
 /** Every storage port over a SqlClient, after bringing the schema up to date. */
@@ -56,5 +57,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlAutomationRunRepository,
   SqlAutomationMailRepository,
   SqlQueueDepths,
+  SqlEngagementHistory,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))

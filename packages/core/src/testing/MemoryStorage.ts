@@ -53,6 +53,8 @@ import { AutomationMailRepository } from "../automations/AutomationMailRepositor
 import { makeMemoryAutomationMailRepository } from "./memory/MemoryAutomationMailRepository.js"
 import { QueueDepths } from "../ports/QueueDepths.js"
 import { makeMemoryQueueDepths } from "./memory/MemoryQueueDepths.js"
+import { EngagementHistory } from "../ports/EngagementHistory.js"
+import { makeMemoryEngagementHistory } from "./memory/MemoryEngagementHistory.js"
 
 /** Every storage port, in memory: for tests and for embedding without a database. Each build starts empty. */
 export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
@@ -85,7 +87,8 @@ export const MemoryStorage: Layer.Layer<Storage> = Layer.effectContext(
       Context.add(AutomationRepository, makeMemoryAutomationRepository(state)),
       Context.add(AutomationRunRepository, makeMemoryAutomationRunRepository(state)),
       Context.add(AutomationMailRepository, makeMemoryAutomationMailRepository(state)),
-      Context.add(QueueDepths, makeMemoryQueueDepths(state))
+      Context.add(QueueDepths, makeMemoryQueueDepths(state)),
+      Context.add(EngagementHistory, makeMemoryEngagementHistory(state))
     )
   })
 )

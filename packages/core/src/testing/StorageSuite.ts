@@ -14,6 +14,7 @@ import { importBatchContract } from "./suite/importBatchContract.js"
 import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
 import { queueDepthsContract } from "./suite/queueDepthsContract.js"
+import { engagementHistoryContract } from "./suite/engagementHistoryContract.js"
 import { segmentContract } from "./suite/segmentContract.js"
 import { sendContract } from "./suite/sendContract.js"
 import { sendDeliveryContract } from "./suite/sendDeliveryContract.js"
@@ -64,4 +65,5 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     automationContract(makeStorage)
     automationRunContract(makeStorage)
     queueDepthsContract(makeStorage)
+    engagementHistoryContract(makeStorage)
   })

@@ -20,6 +20,7 @@ import type { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import type { CampaignLinkRepository } from "../ports/CampaignLinkRepository.js"
 import type { CampaignRepository } from "../ports/CampaignRepository.js"
 import type { QueueDepths } from "../ports/QueueDepths.js"
+import type { EngagementHistory } from "../ports/EngagementHistory.js"
 import type { RateBudget } from "../ports/RateBudget.js"
 import type { SendRepository } from "../ports/SendRepository.js"
 import type { SettingsRepository } from "../ports/SettingsRepository.js"
@@ -45,6 +46,7 @@ import { Campaigns } from "./Campaigns.js"
 import { CampaignStatistics } from "./CampaignStatistics.js"
 import { CampaignTestMails } from "./CampaignTestMails.js"
 import { CampaignPreviews } from "./CampaignPreviews.js"
+import { EngagementReports } from "./EngagementReports.js"
 import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
 import { ImportWorker } from "./ImportWorker.js"
@@ -104,6 +106,7 @@ export type Storage =
   | AutomationRunRepository
   | AutomationMailRepository
   | QueueDepths
+  | EngagementHistory
   | Transactor
 
 /** Every use case of Mailroom. */
@@ -126,6 +129,7 @@ export type Mailroom =
   | Tracking
   | WebViews
   | CampaignPreviews
+  | EngagementReports
   | CampaignStatistics
   | SubscriberImports
   | ImportWorker
@@ -167,6 +171,7 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   Tracking.Default,
   WebViews.Default,
   CampaignPreviews.Default,
+  EngagementReports.Default,
   CampaignStatistics.Default,
   SubscriberImports.Default,
   ImportWorker.Default,

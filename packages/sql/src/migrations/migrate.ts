@@ -12,6 +12,7 @@ import transactional from "./0009_transactional.js"
 import events from "./0010_events.js"
 import automations from "./0011_automations.js"
 import failedSends from "./0012_failed_sends.js"
+import engagementIndexes from "./0013_engagement_indexes.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -26,7 +27,8 @@ export const migrations = Migrator.fromRecord({
   "0009_transactional": transactional,
   "0010_events": events,
   "0011_automations": automations,
-  "0012_failed_sends": failedSends
+  "0012_failed_sends": failedSends,
+  "0013_engagement_indexes": engagementIndexes
 })
 
 /** Applies pending migrations; returns the ones it ran. */

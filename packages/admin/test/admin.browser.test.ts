@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { tail } from "../../server/test/processes.js"
 import { type AdminServer, ADMIN_TOKEN, launchChromium, signIn, startAdminServer, trackedLinks } from "./browser.js"
 
 /**
@@ -28,7 +29,7 @@ describe("web admin in Chromium", () => {
     if (context.task.result?.state !== "fail" || page === undefined) return
     const path = join(tmpdir(), `admin-failure-${context.task.name.replace(/\W+/g, "-")}.png`)
     await page.screenshot({ path, fullPage: true })
-    console.error(`screenshot of the failure: ${path} (at ${page.url()})`)
+    console.error(`screenshot of the failure: ${path} (at ${page.url()})\nserver log:\n${tail(admin.server.process.output(), 40)}`)
   })
 
   afterAll(async () => {

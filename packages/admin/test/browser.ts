@@ -50,7 +50,7 @@ export const startAdminServer = async (): Promise<AdminServer> => {
     API_TOKEN: ADMIN_TOKEN,
     DATABASE_URL: `sqlite:${join(folder, "mailroom.db")}`,
     SMTP_URL: smtp.url,
-    LOG_REQUESTS: "false"
+    LOG_REQUESTS: "true"
   }, folder)
   return {
     server,

@@ -1,5 +1,7 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { ClientSlots } from "./ClientSlots.js"
+import { untilClientLeaves } from "./untilClientLeaves.js"
 
 /** How much one client may ask of the server. */
 export interface ClientLimits {
@@ -13,7 +15,7 @@ export interface ClientLimits {
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = { perMinute: null, inFlight: 8 }
 
 interface Client {
-  readonly semaphore: Effect.Semaphore
+  readonly slots: ClientSlots
   users: number
   minute: number
   count: number
@@ -23,7 +25,8 @@ interface Client {
  * Fairness between clients (a client is its bearer token, or its address without one): each has at most `inFlight`
  * requests in the handlers at once, the rest wait in line, so one client with hundreds of requests in flight cannot
  * starve the others. With `perMinute`, a token's `/api` requests past that many in the current minute answer 429
- * with `Retry-After` (seconds until the next minute). Counts are per process.
+ * with `Retry-After` (seconds until the next minute). Counts are per process. A client that goes away gives its turn
+ * back at once, whether its request waits or runs (`untilClientLeaves`).
  */
 export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
   const clients = new Map<string, Client>()
@@ -42,7 +45,7 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         const key = request.headers["authorization"] ?? `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
         let client = clients.get(key)
         if (client === undefined) {
-          client = { semaphore: Effect.unsafeMakeSemaphore(limits.inFlight), users: 0, minute, count: 0 }
+          client = { slots: new ClientSlots(limits.inFlight), users: 0, minute, count: 0 }
           clients.set(key, client)
         }
         if (limits.perMinute !== null && request.url.startsWith("/api/")) {
@@ -60,7 +63,7 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         }
         const current = client
         current.users++
-        return current.semaphore.withPermits(1)(app).pipe(
+        return current.slots.run(untilClientLeaves(request, app)).pipe(
           Effect.ensuring(Effect.sync(() => {
             current.users--
             if (current.users === 0 && limits.perMinute === null) clients.delete(key)

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Fiber, Random } from "effect"
+import { ClientSlots } from "../src/ClientSlots.js"
+
+describe("ClientSlots", () => {
+  it.live("never runs more than its limit at once and hands slots on in arrival order", () =>
+    Effect.gen(function*() {
+      const slots = new ClientSlots(2)
+      let running = 0
+      let most = 0
+      const order: Array<number> = []
+      const job = (n: number) =>
+        slots.run(Effect.gen(function*() {
+          running++
+          most = Math.max(most, running)
+          order.push(n)
+          yield* Effect.sleep(Duration.millis(5))
+          running--
+        }))
+      yield* Effect.all([0, 1, 2, 3, 4, 5].map(job), { concurrency: "unbounded" })
+      expect(most).toBe(2)
+      expect(order).toEqual([0, 1, 2, 3, 4, 5])
+    }))
+
+  it.live("loses no slot when clients go away while they wait, just as a slot reaches them, or while they run", () =>
+    Effect.gen(function*() {
+      const slots = new ClientSlots(2)
+      for (let round = 0; round < 300; round++) {
+        const fibers = yield* Effect.forEach([0, 1, 2, 3, 4], () =>
+          Effect.fork(slots.run(Effect.flatMap(Random.nextIntBetween(0, 3), (ms) => Effect.sleep(Duration.millis(ms))))))
+        yield* Effect.sleep(Duration.millis(yield* Random.nextIntBetween(0, 3)))
+        yield* Effect.forEach(fibers, (fiber, i) => (i % 2 === round % 2 ? Fiber.interrupt(fiber) : Fiber.await(fiber)), { discard: true })
+      }
+      const free = yield* Effect.all([slots.run(Effect.succeed(1)), slots.run(Effect.succeed(2))], { concurrency: 2 }).pipe(
+        Effect.timeout(Duration.seconds(1))
+      )
+      expect(free).toEqual([1, 2])
+    }))
+})

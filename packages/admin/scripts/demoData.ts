@@ -106,7 +106,7 @@ export const makeDemo = async (url: string, token: string, smtp: FaultySmtpServe
   for (const name of ["Mia", "Noah", "Olga"]) {
     await api("POST", `/email-lists/${list.uuid}/subscribers`, { email: `${name.toLowerCase()}@example.com`, first_name: name, skip_confirmation: true })
   }
-  const webhook = (await api("POST", "/webhooks", { name: "CRM sync", url: "https://crm.example.com/hooks/mailroom", events: ["subscriber.subscribed", "subscriber.unsubscribed"], enabled: true })).data
+  const webhook = (await api("POST", "/webhooks", { name: "CRM sync", url: "https://crm.example.com/hooks/mailroom", events: ["subscriber.created", "subscriber.unsubscribed", "mail.bounced"], enabled: true })).data
   await api("POST", "/suppressions", { email: "bounced@example.org", reason: "hard_bounce" })
   await api("POST", "/suppressions", { email: "complaint@example.org", reason: "spam_complaint" })
   await api("POST", "/tokens", { name: "website sign-up form", abilities: ["write"] })

@@ -44,7 +44,7 @@ try {
   for (const [width, height, suffix] of [[1280, 900, ""], [390, 844, "-390"]] as const) {
     const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 })
     await signIn(page, admin.server.url, ADMIN_TOKEN)
-    await page.getByRole("heading", { level: 1 }).waitFor()
+    await page.getByRole("button", { name: "Sign out" }).waitFor()
     for (const [name, path] of screens) {
       await page.goto(`${admin.server.url}/admin${path}`)
       await page.getByRole("heading", { level: 1 }).waitFor()

@@ -7,6 +7,7 @@ export const landingPage = (version: string) =>
     "Mailroom",
     `<p>Mailroom ${escapeHtml(version)}: a self-hosted email-campaign service. Its JSON API lives under <code>/api</code>.</p>` +
       `<ul>` +
+      `<li><a href="/admin/">Web admin</a> (sign in with an API token)</li>` +
       `<li><a href="/docs">API documentation</a> (interactive)</li>` +
       `<li><a href="/api/openapi.json">OpenAPI document</a></li>` +
       `<li><a href="/healthz">/healthz</a> (the process is up) and <a href="/readyz">/readyz</a> (ready for work)</li>` +

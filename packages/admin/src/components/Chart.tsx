@@ -15,7 +15,14 @@ const HEIGHT = 240
  * A time chart (uPlot): x in Unix seconds, one line per series, as wide as its container. It keeps a fixed height so
  * nothing below it moves while it loads; a table of the same numbers is available to screen readers.
  */
-export const Chart = ({ title, times, series, bars = false }: { title: string; times: ReadonlyArray<number>; series: ReadonlyArray<Series>; bars?: boolean }) => {
+export const Chart = ({ title, times, series, bars = false, step }: {
+  title: string
+  times: ReadonlyArray<number>
+  series: ReadonlyArray<Series>
+  bars?: boolean
+  /** Seconds between points: the x axis then spans at least a step on each side (one point stays readable). */
+  step?: number
+}) => {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const element = box.current
@@ -25,7 +32,12 @@ export const Chart = ({ title, times, series, bars = false }: { title: string; t
       height: HEIGHT,
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      scales: {
+        x: {
+          time: true,
+          range: (_plot, min, max) => (step !== undefined && max - min < 2 * step ? [min - step, max + step] : [min, max])
+        }
+      },
       axes: [{}, { size: 50 }],
       series: [
         {},
@@ -45,7 +57,7 @@ export const Chart = ({ title, times, series, bars = false }: { title: string; t
       observer.disconnect()
       plot.destroy()
     }
-  }, [times, series, bars])
+  }, [times, series, bars, step])
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

@@ -49,6 +49,7 @@ export const CampaignStatistics = ({ campaign }: { campaign: Campaign }) => {
         {points.length > 0 ? (
           <Chart
             title="Opens and clicks over time"
+            step={timeline.data?.data.bucket === "day" ? 86_400 : 3_600}
             times={points.map((point) => Date.parse(point.at) / 1000)}
             series={[
               { label: "Opens", color: "#2563eb", values: points.map((point) => point.opens) },

@@ -8,11 +8,11 @@ const browsable = (host: string, port: number) => {
   return `http://${name}:${port}`
 }
 
-/** Says where the server answers, where its docs are and, when no token exists at all, how to make one. */
+/** Says where the server answers, where its admin and docs are and, when no token exists at all, how to make one. */
 export const announce = (config: EnvironmentConfig) =>
   Effect.gen(function*() {
     const base = browsable(config.host, config.port)
-    yield* Effect.logInfo(`Mailroom is listening on ${base} (API ${base}/api, docs ${base}/docs)`)
+    yield* Effect.logInfo(`Mailroom is listening on ${base} (admin ${base}/admin, API ${base}/api, docs ${base}/docs)`)
     if (Option.isNone(config.apiToken)) {
       const tokens = yield* Effect.flatMap(Tokens, (tokens) => tokens.list()).pipe(Effect.orElseSucceed(() => [1]))
       if (tokens.length === 0) {

@@ -141,11 +141,26 @@ describe("web admin in Chromium", () => {
     expect(await page.getByRole("button", { name: "Create list" }).count()).toBe(0)
   })
 
+  it("works from the keyboard alone: a skip link first, links by Tab and Enter, focus on each new screen's title", async () => {
+    await page.goto(`${base}/admin/`)
+    await expect.poll(() => heading().textContent()).toBe("Dashboard")
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "")
+    await page.keyboard.press("Tab")
+    expect(await focused()).toBe("Skip to content")
+    for (let i = 0; i < 12 && (await focused()) !== "Campaigns"; i++) await page.keyboard.press("Tab")
+    expect(await focused()).toBe("Campaigns")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => heading().textContent()).toBe("Campaigns")
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("page-title")
+  })
+
   it("fits a 390 px wide screen without sideways scrolling, with the menu behind a button", async () => {
     await signIn(page, base, ADMIN_TOKEN)
     await expect.poll(() => heading().textContent()).toBe("Dashboard")
     await page.setViewportSize({ width: 390, height: 844 })
-    for (const path of ["/", "/campaigns", "/lists", campaignUrl.replace(`${base}/admin`, ""), "/imports/new", "/campaigns/new"]) {
+    const screens = ["/", "/campaigns", "/lists", campaignUrl.replace(`${base}/admin`, ""), "/imports", "/imports/new", "/campaigns/new", "/templates",
+      "/templates/new", "/suppressions", "/transactional", "/automations", "/automation-mails", "/webhooks", "/tokens"]
+    for (const path of screens) {
       await page.goto(`${base}/admin${path}`)
       await expect.poll(() => heading().isVisible()).toBe(true)
       await page.waitForLoadState("networkidle")

@@ -32,12 +32,7 @@ export const Chart = ({ title, times, series, bars = false, step }: {
       height: HEIGHT,
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: {
-        x: {
-          time: true,
-          range: (_plot, min, max) => (step !== undefined && max - min < 2 * step ? [min - step, max + step] : [min, max])
-        }
-      },
+      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, Math.max(1, max) * 1.1] } },
       axes: [{}, { size: 50 }],
       series: [
         {},
@@ -51,6 +46,11 @@ export const Chart = ({ title, times, series, bars = false, step }: {
       ]
     }
     const plot = new uPlot(options, [[...times], ...series.map((line) => [...line.values])] as uPlot.AlignedData, element)
+    const first = times[0]
+    const last = times[times.length - 1]
+    if (step !== undefined && first !== undefined && last !== undefined && last - first < 2 * step) {
+      plot.setScale("x", { min: first - step, max: last + step })
+    }
     const observer = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height: HEIGHT }))
     observer.observe(element)
     return () => {

@@ -14,3 +14,11 @@ export const formatDate = (value: string | null | undefined): string => (value ?
 
 /** A subscriber's or a list's name for headings. */
 export const fullName = (first: string | null, last: string | null): string => [first, last].filter(Boolean).join(" ")
+
+const pad = (n: number) => String(n).padStart(2, "0")
+
+/** A local date-time input value as the API's UTC `Y-m-d H:i:s`. */
+export const toApiTime = (local: string): string => {
+  const date = new Date(local)
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:00`
+}

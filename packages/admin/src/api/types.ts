@@ -51,7 +51,22 @@ export interface Template {
   readonly updated_at: string
 }
 
-export interface Campaign {
+/** The statistics a sent mail carries, campaign-shaped (counts as strings, rates in basis points). */
+export interface MailStatistics {
+  readonly sent_to_number_of_subscribers: string
+  readonly open_count: string
+  readonly unique_open_count: string
+  readonly open_rate: number
+  readonly click_count: string
+  readonly unique_click_count: string
+  readonly click_rate: number
+  readonly unsubscribe_count: string
+  readonly unsubscribe_rate: string
+  readonly bounce_count: string
+  readonly bounce_rate: string
+}
+
+export interface Campaign extends MailStatistics {
   readonly uuid: string
   readonly name: string
   readonly email_list_uuid: string
@@ -66,20 +81,31 @@ export interface Campaign {
   readonly utm_tags: boolean
   readonly track_opens: boolean
   readonly track_clicks: boolean
-  readonly sent_to_number_of_subscribers: string
   readonly segment_description: string
-  readonly open_count: string
-  readonly unique_open_count: string
-  readonly open_rate: number
-  readonly click_count: string
-  readonly unique_click_count: string
-  readonly click_rate: number
-  readonly unsubscribe_count: string
-  readonly unsubscribe_rate: string
-  readonly bounce_count: string
-  readonly bounce_rate: string
   readonly sent_at: string | null
   readonly scheduled_at: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** A mail that automations send, with statistics shaped like a campaign's. */
+export interface AutomationMail extends MailStatistics {
+  readonly uuid: string
+  readonly name: string
+  readonly subject: string | null
+  readonly from_email: string | null
+  readonly from_name: string | null
+  readonly reply_to_email: string | null
+  readonly html: string | null
+  readonly template_uuid: string | null
+  readonly fields: Record<string, string>
+  readonly email_html: string | null
+  readonly webview_html: string | null
+  readonly utm_tags: boolean
+  readonly add_subscriber_tags: boolean
+  readonly add_subscriber_link_tags: boolean
+  readonly track_opens: boolean
+  readonly track_clicks: boolean
   readonly created_at: string
   readonly updated_at: string
 }

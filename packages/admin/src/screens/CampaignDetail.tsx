@@ -7,7 +7,8 @@ import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextField } from "../components/Field"
 import { Badge, Page, Panel } from "../components/Page"
-import { formatDate, formatNumber, formatRate } from "../format"
+import { TestSendForm } from "../components/TestSendForm"
+import { formatDate, formatNumber, formatRate, toApiTime } from "../format"
 import { Link, navigate } from "../router"
 import { CampaignStatistics } from "./CampaignStatistics"
 
@@ -60,7 +61,7 @@ export const CampaignDetail = ({ campaign }: { campaign: string }) => {
             <dd>{formatDate(data.status === "scheduled" ? data.scheduled_at : data.sent_at)}</dd>
           </dl>
           {(data.status === "sending" || data.status === "paused" || data.status === "sent") && <Progress campaign={data} />}
-          {data.status === "draft" && canSend && <TestSend campaign={campaign} />}
+          {data.status === "draft" && canSend && <TestSendForm path={`/campaigns/${campaign}/send-test`} />}
           {(data.status === "draft" || data.status === "scheduled") && canWrite && <Schedule campaign={data} onDone={loaded.reload} />}
           {data.status !== "draft" && data.status !== "scheduled" && <CampaignStatistics campaign={data} />}
         </>
@@ -88,36 +89,6 @@ const Progress = ({ campaign }: { campaign: Campaign }) => {
       </p>
     </Panel>
   )
-}
-
-const TestSend = ({ campaign }: { campaign: string }) => {
-  const [email, setEmail] = useState("")
-  const [sent, setSent] = useState<string | undefined>(undefined)
-  const action = useAction()
-  return (
-    <Panel title="Test mail">
-      <form
-        class="inline-form"
-        onSubmit={async (event) => {
-          event.preventDefault()
-          setSent(undefined)
-          if (await action.run(() => api.post(`/campaigns/${campaign}/send-test`, { email }))) setSent(email)
-        }}
-      >
-        <TextField label="Send a test to" name="email" value={email} onValue={setEmail} error={action.error} required hint="Up to 10 addresses, comma-separated." />
-        <button type="submit" disabled={action.busy}>Send test</button>
-      </form>
-      <FormError error={action.error} fields={["email"]} />
-      {sent && <p role="status">Test sent to {sent}.</p>}
-    </Panel>
-  )
-}
-
-const pad = (n: number) => String(n).padStart(2, "0")
-/** A local date-time input value as the API's UTC `Y-m-d H:i:s`. */
-const toApiTime = (local: string): string => {
-  const date = new Date(local)
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:00`
 }
 
 const Schedule = ({ campaign, onDone }: { campaign: Campaign; onDone: () => void }) => {

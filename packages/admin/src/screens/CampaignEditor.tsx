@@ -3,7 +3,8 @@ import { api, type Collection } from "../api/client"
 import type { Campaign, EmailList, Segment, Subscriber, Template } from "../api/types"
 import { useAction, useApi } from "../api/useApi"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
-import { CheckField, SelectField, TextArea, TextField } from "../components/Field"
+import { CheckField, SelectField, TextField } from "../components/Field"
+import { MailContentFields } from "../components/MailContentFields"
 import { MailPreview } from "../components/MailPreview"
 import { Page, Panel } from "../components/Page"
 import { Link, navigate } from "../router"
@@ -48,7 +49,6 @@ const Editor = ({ campaign }: { campaign: Campaign | undefined }) => {
   }, [lists.data])
   const segments = useApi<Collection<Segment>>(list ? `/email-lists/${list}/segments?per_page=100` : null)
   const subscribers = useApi<Collection<Subscriber>>(list ? `/email-lists/${list}/subscribers?per_page=20&filter[status]=subscribed` : null)
-  const chosenTemplate = templates.data?.data.find((t) => t.uuid === template)
 
   const content = template !== "" ? { template_uuid: template, fields, html: null } : { template_uuid: null, html }
   const body = {
@@ -93,23 +93,7 @@ const Editor = ({ campaign }: { campaign: Campaign | undefined }) => {
             <TextField label="Subject" name="subject" value={subject} onValue={setSubject} error={action.error} required />
             <TextField label="From address" name="from_email" type="email" value={fromEmail} onValue={setFromEmail} error={action.error} hint="Empty: the list's from address." />
             <TextField label="From name" name="from_name" value={fromName} onValue={setFromName} error={action.error} />
-            <SelectField label="Content" name="template_uuid" value={template} onValue={setTemplate} error={action.error} options={[["", "HTML written here"], ...(templates.data?.data ?? []).map((t) => [t.uuid, `Template: ${t.name}`] as const)]} />
-            {template === "" ? (
-              <TextArea label="HTML" name="html" value={html} onValue={setHtml} error={action.error} rows={14} mono hint="Liquid works: {{ subscriber.first_name }}, {{ subscriber.email }}, {{ unsubscribe_url }}." />
-            ) : (
-              (chosenTemplate?.fields ?? []).map((field) => (
-                <TextArea
-                  key={field.name}
-                  label={`${field.name}${field.type.toLowerCase() === "markdown" ? " (Markdown)" : ""}`}
-                  name={`fields.${field.name}`}
-                  value={fields[field.name] ?? ""}
-                  onValue={(value) => setFields({ ...fields, [field.name]: value })}
-                  error={action.error}
-                  rows={8}
-                  mono
-                />
-              ))
-            )}
+            <MailContentFields templates={templates.data?.data} template={template} onTemplate={setTemplate} html={html} onHtml={setHtml} fields={fields} onFields={setFields} error={action.error} />
           </Panel>
           <Panel title="Tracking">
             <CheckField label="Track opens" name="track_opens" checked={trackOpens} onChecked={setTrackOpens} />

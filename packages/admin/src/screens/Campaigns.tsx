@@ -4,8 +4,10 @@ import type { Campaign } from "../api/types"
 import { useApi } from "../api/useApi"
 import { DataTable } from "../components/DataTable"
 import { ErrorMessage } from "../components/ErrorMessage"
+import { FilterSelect } from "../components/FilterSelect"
 import { Badge, Page } from "../components/Page"
 import { Pager } from "../components/Pager"
+import { SearchFilter } from "../components/SearchFilter"
 import { formatDate, formatNumber, formatRate } from "../format"
 import { Link, setSearchParams, useSearchParams } from "../router"
 
@@ -19,18 +21,8 @@ export const Campaigns = () => {
   return (
     <Page title="Campaigns" actions={canWrite && <Link class="button primary" href="/campaigns/new">New campaign</Link>}>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={search} onInput={(event) => setSearchParams({ search: event.currentTarget.value, page: null })} />
-        </label>
-        <label>
-          Status{" "}
-          <select value={status} onChange={(event) => setSearchParams({ status: event.currentTarget.value, page: null })}>
-            <option value="">all</option>
-            {["draft", "scheduled", "sending", "paused", "sent", "cancelled"].map((value) => (
-              <option key={value} value={value}>{value}</option>
-            ))}
-          </select>
-        </label>
+        <SearchFilter value={search} />
+        <FilterSelect label="Status" param="status" value={status} values={["draft", "scheduled", "sending", "paused", "sent", "cancelled"]} />
       </form>
       <ErrorMessage error={campaigns.error} />
       <CampaignTable campaigns={campaigns.data?.data} empty={search || status ? "No campaign matches." : "No campaigns yet."} />

@@ -8,6 +8,7 @@ import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { CheckField, TextField } from "../components/Field"
 import { Page, Panel } from "../components/Page"
+import { SaveActions } from "../components/SaveActions"
 import { formatNumber } from "../format"
 import { Link, navigate } from "../router"
 
@@ -102,14 +103,7 @@ const ListSettings = ({ list, editable, onSaved }: { list: EmailList; editable: 
           <CheckField label="Double opt-in: new subscribers confirm by mail" name="requires_confirmation" checked={confirm} onChecked={setConfirm} />
         </fieldset>
         <FormError error={action.error} fields={["name", "default_from_email", "default_from_name", "default_reply_to_email"]} />
-        {editable && (
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={action.busy}>
-              Save
-            </button>
-            {saved && <span role="status">Saved.</span>}
-          </div>
-        )}
+        {editable && <SaveActions busy={action.busy} saved={saved} />}
       </form>
     </Panel>
   )

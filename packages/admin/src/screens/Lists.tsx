@@ -8,6 +8,7 @@ import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextField } from "../components/Field"
 import { Page, Panel } from "../components/Page"
 import { Pager } from "../components/Pager"
+import { SearchFilter } from "../components/SearchFilter"
 import { formatDate, formatNumber } from "../format"
 import { Link, navigate, setSearchParams, useSearchParams } from "../router"
 
@@ -21,9 +22,7 @@ export const Lists = () => {
   return (
     <Page title="Email lists">
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={search} onInput={(event) => setSearchParams({ search: event.currentTarget.value, page: null })} />
-        </label>
+        <SearchFilter value={search} />
       </form>
       <ErrorMessage error={lists.error} />
       <DataTable

@@ -8,6 +8,7 @@ import { DataTable } from "../components/DataTable"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextArea, TextField } from "../components/Field"
 import { Badge, Page, Panel } from "../components/Page"
+import { SaveActions } from "../components/SaveActions"
 import { formatDate, formatNumber } from "../format"
 import { Link, navigate } from "../router"
 import { subscriberStatus } from "./Subscribers"
@@ -171,12 +172,7 @@ const SubscriberForm = ({ subscriber, editable, onSaved }: { subscriber: Subscri
           {attributesError && <p class="error" role="alert">{attributesError}</p>}
         </fieldset>
         <FormError error={action.error} fields={["email", "first_name", "last_name", "extra_attributes"]} />
-        {editable && (
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={action.busy}>Save</button>
-            {saved && <span role="status">Saved.</span>}
-          </div>
-        )}
+        {editable && <SaveActions busy={action.busy} saved={saved} />}
       </form>
     </Panel>
   )

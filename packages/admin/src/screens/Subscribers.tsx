@@ -6,8 +6,10 @@ import { useAction, useApi } from "../api/useApi"
 import { DataTable } from "../components/DataTable"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { CheckField, TextField } from "../components/Field"
+import { FilterSelect } from "../components/FilterSelect"
 import { Badge, Page, Panel } from "../components/Page"
 import { Pager } from "../components/Pager"
+import { SearchFilter } from "../components/SearchFilter"
 import { formatDate, fullName } from "../format"
 import { Link, setSearchParams, useSearchParams } from "../router"
 
@@ -40,18 +42,8 @@ export const Subscribers = ({ list }: { list: string }) => {
     >
       {adding && <NewSubscriber list={list} onAdded={() => { setAdding(false); subscribers.reload() }} />}
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={filters.search} placeholder="email, name or tag" onInput={(event) => setSearchParams({ search: event.currentTarget.value, page: null })} />
-        </label>
-        <label>
-          Status{" "}
-          <select value={filters.status} onChange={(event) => setSearchParams({ status: event.currentTarget.value, page: null })}>
-            <option value="">all</option>
-            <option value="subscribed">subscribed</option>
-            <option value="unconfirmed">unconfirmed</option>
-            <option value="unsubscribed">unsubscribed</option>
-          </select>
-        </label>
+        <SearchFilter value={filters.search} placeholder="email, name or tag" />
+        <FilterSelect label="Status" param="status" value={filters.status} values={["subscribed", "unconfirmed", "unsubscribed"]} />
         <label>
           Tag{" "}
           <select value={filters.tag} onChange={(event) => setSearchParams({ tag: event.currentTarget.value, page: null })}>

@@ -8,6 +8,7 @@ import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextField } from "../components/Field"
 import { Badge, Page, Panel } from "../components/Page"
 import { Pager } from "../components/Pager"
+import { SearchFilter } from "../components/SearchFilter"
 import { formatDate } from "../format"
 import { setSearchParams, useSearchParams } from "../router"
 
@@ -30,9 +31,7 @@ export const Suppressions = () => {
     <Page title="Suppressions">
       <p class="muted">Nothing is ever sent to a suppressed address: bounces and complaints add them, and so can you.</p>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={params.get("search") ?? ""} onInput={(event) => setSearchParams({ search: event.currentTarget.value, page: null })} />
-        </label>
+        <SearchFilter value={params.get("search") ?? ""} />
         <label>
           Reason{" "}
           <select value={params.get("reason") ?? ""} onChange={(event) => setSearchParams({ reason: event.currentTarget.value, page: null })}>

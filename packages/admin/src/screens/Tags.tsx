@@ -9,6 +9,7 @@ import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { CheckField, TextField } from "../components/Field"
 import { Page, Panel } from "../components/Page"
 import { Pager } from "../components/Pager"
+import { SearchFilter } from "../components/SearchFilter"
 import { formatNumber } from "../format"
 import { Link, setSearchParams, useSearchParams } from "../router"
 
@@ -22,9 +23,7 @@ export const Tags = ({ list }: { list: string }) => {
   return (
     <Page title={`Tags${emailList.data ? ` of ${emailList.data.data.name}` : ""}`} back={<Link href={`/lists/${list}`}>← {emailList.data?.data.name ?? "List"}</Link>}>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={params.get("search") ?? ""} onInput={(event) => setSearchParams({ search: event.currentTarget.value, page: null })} />
-        </label>
+        <SearchFilter value={params.get("search") ?? ""} />
       </form>
       <ErrorMessage error={tags.error ?? action.error} />
       <DataTable

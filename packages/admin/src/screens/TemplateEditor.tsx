@@ -7,6 +7,7 @@ import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextArea, TextField } from "../components/Field"
 import { Page, Panel } from "../components/Page"
+import { SaveActions } from "../components/SaveActions"
 import { Link, navigate } from "../router"
 
 const STARTER = `<!doctype html>
@@ -74,12 +75,7 @@ const Editor = ({ template }: { template: Template | undefined }) => {
               <TextArea label="HTML" name="html" value={html} onValue={setHtml} error={action.error} rows={22} mono hint="[[[field]]] marks a slot a campaign fills; [[[field:markdown]]] takes Markdown. Liquid works: {{ subscriber.first_name }}." />
             </fieldset>
             <FormError error={action.error} fields={["name", "html"]} />
-            {canWrite && (
-              <div class="form-actions">
-                <button type="submit" class="primary" disabled={action.busy}>{template ? "Save" : "Create template"}</button>
-                {saved && <span role="status">Saved.</span>}
-              </div>
-            )}
+            {canWrite && <SaveActions busy={action.busy} saved={saved} label={template ? "Save" : "Create template"} />}
           </Panel>
         </div>
         <aside class="compose-preview" aria-label="Preview">

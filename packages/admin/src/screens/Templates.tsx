@@ -6,6 +6,7 @@ import { DataTable } from "../components/DataTable"
 import { ErrorMessage } from "../components/ErrorMessage"
 import { Page } from "../components/Page"
 import { Pager } from "../components/Pager"
+import { SearchFilter } from "../components/SearchFilter"
 import { formatDate } from "../format"
 import { Link, setSearchParams, useSearchParams } from "../router"
 
@@ -17,9 +18,7 @@ export const Templates = () => {
   return (
     <Page title="Templates" actions={canWrite && <Link class="button primary" href="/templates/new">New template</Link>}>
       <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={params.get("search") ?? ""} onInput={(event) => setSearchParams({ search: event.currentTarget.value, page: null })} />
-        </label>
+        <SearchFilter value={params.get("search") ?? ""} />
       </form>
       <ErrorMessage error={templates.error} />
       <DataTable

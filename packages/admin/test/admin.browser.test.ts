@@ -122,6 +122,27 @@ describe("web admin in Chromium", () => {
     await expect.poll(() => page.locator(".chart-box canvas").count()).toBe(1)
   })
 
+  it("keeps the settings its forms do not show when it edits and schedules a campaign", async () => {
+    const list = await admin.server.call("POST", "/api/email-lists", { name: "Kept", default_from_email: "kept@example.com" })
+    const created = await admin.server.call("POST", "/api/campaigns", {
+      name: "Kept settings", email_list_uuid: list.body.data.uuid, subject: "Before", html: "<p>Hi</p>",
+      add_subscriber_tags: true, add_subscriber_link_tags: true, disable_webview: true
+    })
+    const uuid = created.body.data.uuid as string
+    await page.goto(`${base}/admin/campaigns/${uuid}/edit`)
+    await page.getByLabel("Subject", { exact: true }).fill("After")
+    await page.getByRole("button", { name: "Save" }).click()
+    await expect.poll(() => heading().textContent()).toBe("Kept settings")
+    await page.getByLabel("Send at (your time)", { exact: true }).fill("2030-01-01T09:00")
+    await page.getByRole("button", { name: "Schedule" }).click()
+    await expect.poll(async () => (await admin.server.call("GET", `/api/campaigns/${uuid}`)).body.data.status).toBe("scheduled")
+    const kept = (await admin.server.call("GET", `/api/campaigns/${uuid}`)).body.data
+    expect({ subject: kept.subject, tags: kept.add_subscriber_tags, linkTags: kept.add_subscriber_link_tags, webview: kept.disable_webview })
+      .toEqual({ subject: "After", tags: true, linkTags: true, webview: true })
+    await admin.server.call("DELETE", `/api/campaigns/${uuid}`)
+    await admin.server.call("DELETE", `/api/email-lists/${list.body.data.uuid}`)
+  })
+
   it("shows a read-only token no button that changes anything", async () => {
     await page.goto(`${base}/admin/tokens`)
     await page.getByLabel("Name", { exact: true }).fill("dashboards")

@@ -1,3 +1,5 @@
+import type { Campaign } from "./types"
+
 /**
  * The fields of a resource that its write body takes. Updates are full replaces and unknown keys are refused, so an
  * edit screen sends every writable field it read back, with its own changes on top: settings the screen does not
@@ -14,3 +16,23 @@ export const EMAIL_LIST_FIELDS = [
   "transactional_mailer", "redirect_after_subscribed", "redirect_after_already_subscribed",
   "redirect_after_subscription_pending", "redirect_after_unsubscribed", "honeypot_field", "allowed_form_subscription_tags"
 ]
+
+/** The fields a template's write body takes. */
+export const TEMPLATE_FIELDS = ["name", "html", "structured_html"]
+
+/** The fields a campaign's write body takes (`schedule_at` aside: the resource shows `scheduled_at`). */
+export const CAMPAIGN_FIELDS = [
+  "name", "email_list_uuid", "template_uuid", "fields", "segment_uuid", "html", "structured_html", "mailable_class",
+  "from_email", "from_name", "subject", "utm_tags", "track_opens", "track_clicks", "add_subscriber_tags",
+  "add_subscriber_link_tags", "disable_webview"
+]
+
+/**
+ * A campaign's write body as it stands: every writable field, with no fields as null (the API shows them as `[]`) and
+ * no HTML for a template's campaign (its HTML is made from the template and the fields).
+ */
+export const campaignBody = (campaign: Campaign): Record<string, unknown> => ({
+  ...writable(campaign, CAMPAIGN_FIELDS),
+  fields: Array.isArray(campaign.fields) ? null : campaign.fields,
+  html: campaign.template_uuid ? null : campaign.html
+})

@@ -3,6 +3,7 @@ import { api, type Collection } from "../api/client"
 import { useCan } from "../api/session"
 import type { Campaign } from "../api/types"
 import { useAction, useApi } from "../api/useApi"
+import { campaignBody } from "../api/writable"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextField } from "../components/Field"
@@ -97,13 +98,7 @@ const Schedule = ({ campaign, onDone }: { campaign: Campaign; onDone: () => void
   const update = (scheduleAt: string | null) =>
     action.run(async () => {
       const { data } = await api.get<{ data: Campaign }>(`/campaigns/${campaign.uuid}`)
-      const fields = Array.isArray(data.fields) ? null : data.fields
-      await api.put(`/campaigns/${campaign.uuid}`, {
-        name: data.name, email_list_uuid: data.email_list_uuid, segment_uuid: data.segment_uuid, subject: data.subject,
-        from_email: data.from_email, from_name: data.from_name, template_uuid: data.template_uuid, fields,
-        html: data.template_uuid ? null : data.html, track_opens: data.track_opens, track_clicks: data.track_clicks,
-        utm_tags: data.utm_tags, schedule_at: scheduleAt
-      })
+      await api.put(`/campaigns/${campaign.uuid}`, { ...campaignBody(data), schedule_at: scheduleAt })
     }).then((ok) => ok && onDone())
   return (
     <Panel title="Schedule">

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks"
 import { api, type Collection } from "../api/client"
 import type { Campaign, EmailList, Segment, Subscriber, Template } from "../api/types"
 import { useAction, useApi } from "../api/useApi"
+import { campaignBody } from "../api/writable"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { CheckField, SelectField, TextField } from "../components/Field"
 import { MailContentFields } from "../components/MailContentFields"
@@ -52,6 +53,7 @@ const Editor = ({ campaign }: { campaign: Campaign | undefined }) => {
 
   const content = template !== "" ? { template_uuid: template, fields, html: null } : { template_uuid: null, html }
   const body = {
+    ...(campaign ? campaignBody(campaign) : {}),
     name,
     email_list_uuid: list,
     segment_uuid: segment || null,

@@ -3,6 +3,7 @@ import { api } from "../api/client"
 import { useCan } from "../api/session"
 import type { Template } from "../api/types"
 import { useAction, useApi } from "../api/useApi"
+import { TEMPLATE_FIELDS, writable } from "../api/writable"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { TextArea, TextField } from "../components/Field"
@@ -48,7 +49,7 @@ const Editor = ({ template }: { template: Template | undefined }) => {
     setSaved(false)
     let result: { data: Template } | undefined
     const ok = await action.run(async () => {
-      result = template ? await api.put<{ data: Template }>(`/templates/${template.uuid}`, { name, html }) : await api.post<{ data: Template }>("/templates", { name, html })
+      result = template ? await api.put<{ data: Template }>(`/templates/${template.uuid}`, { ...writable(template, TEMPLATE_FIELDS), name, html }) : await api.post<{ data: Template }>("/templates", { name, html })
     })
     if (ok && result) {
       setSaved(true)

@@ -1,25 +1,13 @@
 // Builds the web admin (packages/admin, Preact + Vite) into packages/admin/dist, which the server serves under /admin.
 // Skips the work when dist/index.html is newer than every source file of the admin, so `npm start` stays fast.
-import { readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { newestMtime } from "./mtimes.mjs"
 
 const root = fileURLToPath(new URL("../packages/admin", import.meta.url))
 
-const newest = (path) => {
-  const stat = statSync(path)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
-}
-
-const built = (() => {
-  try {
-    return statSync(join(root, "dist/index.html")).mtimeMs
-  } catch {
-    return 0
-  }
-})()
-const sources = Math.max(...["src", "index.html", "vite.config.ts", "package.json"].map((name) => newest(join(root, name))))
+const built = newestMtime(join(root, "dist/index.html"))
+const sources = Math.max(...["src", "index.html", "vite.config.ts", "package.json"].map((name) => newestMtime(join(root, name))))
 
 if (built < sources) {
   const { build } = await import("vite")

@@ -10,8 +10,10 @@ interface Ticket {
  * effect that ends straight to the next in line, and whatever ends an effect (success, failure, or the client going
  * away while it waits or runs) gives its slot back, so slots are never lost.
  *
- * Written for Mailroom rather than taken from Effect's Semaphore: a request interrupted just as a permit was handed to
- * it kept that permit for ever (seen as a browser's requests hanging after it navigated away mid-request).
+ * Written for Mailroom rather than taken from Effect's Semaphore: the platform runs middleware uninterruptibly and
+ * `withPermits` waits with its caller's interruptibility, so a request whose client had left stayed in line until its
+ * turn came. Here the wait is interruptible, and its finaliser is in place before it waits, so a slot handed to a
+ * waiter that is being interrupted goes on to the next in line instead of being lost.
  */
 export class ClientSlots {
   private active = 0

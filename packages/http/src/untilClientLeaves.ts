@@ -29,14 +29,18 @@ export const untilClientLeaves = (request: HttpServerRequest.HttpServerRequest, 
   return Effect.flatMap(Effect.forkDaemon(app), (fiber) =>
     Effect.flatMap(
       Effect.async<boolean>((resume) => {
-        const left = () => resume(Effect.succeed(false))
-        if (connection.destroyed === true) return left()
-        connection.once("close", left)
-        fiber.addObserver(() => {
+        if (connection.destroyed === true) return resume(Effect.succeed(false))
+        const ended = () => {
           connection.off("close", left)
           resume(Effect.succeed(true))
-        })
+        }
+        const left = () => {
+          fiber.removeObserver(ended)
+          resume(Effect.succeed(false))
+        }
+        connection.once("close", left)
+        fiber.addObserver(ended)
       }),
-      (ended) => (ended ? Fiber.join(fiber) : Effect.as(Fiber.interruptFork(fiber), LEFT))
+      (finished) => (finished ? Fiber.join(fiber) : Effect.as(Fiber.interruptFork(fiber), LEFT))
     ))
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "preact/hooks"
+import { useCallback, useEffect, useState } from "preact/hooks"
 import { api, ApiError } from "./client"
 
 /** The state of a GET: its data once loaded, the error of the last attempt, and a way to load it again. */
@@ -20,8 +20,6 @@ export const useApi = <A>(path: string | null, every?: number): Loaded<A> => {
     loading: path !== null
   })
   const [tick, setTick] = useState(0)
-  const latest = useRef(path)
-  latest.current = path
   useEffect(() => {
     if (path === null) return
     let cancelled = false

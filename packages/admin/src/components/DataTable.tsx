@@ -9,6 +9,10 @@ export interface Column<A> {
   readonly wide?: boolean
 }
 
+/** The classes of a column's cells: right-aligned numbers, columns hidden on narrow screens. */
+const cellClass = (column: Column<never>): string | undefined =>
+  [column.numeric ? "num" : "", column.wide ? "wide" : ""].join(" ").trim() || undefined
+
 /** A table of rows with a caption for screen readers and a message when there are none. */
 export const DataTable = <A,>({ caption, columns, rows, empty, rowKey }: {
   caption: string
@@ -26,7 +30,7 @@ export const DataTable = <A,>({ caption, columns, rows, empty, rowKey }: {
         <thead>
           <tr>
             {columns.map((column) => (
-              <th scope="col" class={[column.numeric ? "num" : "", column.wide ? "wide" : ""].join(" ").trim() || undefined}>
+              <th scope="col" class={cellClass(column)}>
                 {column.title}
               </th>
             ))}
@@ -36,7 +40,7 @@ export const DataTable = <A,>({ caption, columns, rows, empty, rowKey }: {
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td class={[column.numeric ? "num" : "", column.wide ? "wide" : ""].join(" ").trim() || undefined}>{column.cell(row)}</td>
+                <td class={cellClass(column)}>{column.cell(row)}</td>
               ))}
             </tr>
           ))}

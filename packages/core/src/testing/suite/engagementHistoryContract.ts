@@ -5,10 +5,9 @@ import { CampaignLinkRepository } from "../../ports/CampaignLinkRepository.js"
 import { EngagementHistory } from "../../ports/EngagementHistory.js"
 import { SendRepository } from "../../ports/SendRepository.js"
 import { TrackingRepository } from "../../ports/TrackingRepository.js"
-import type { TransactionalMailUuid } from "../../transactional/TransactionalIds.js"
 import { TransactionalMailRepository } from "../../transactional/TransactionalMailRepository.js"
 import { campaignFixtures } from "./campaignFixtures.js"
-import { at, type MakeStorage } from "./fixtures.js"
+import { at, aTransactionalMail, type MakeStorage } from "./fixtures.js"
 
 const HOUR = 3600
 const DAY = 24 * HOUR
@@ -42,27 +41,7 @@ export const engagementHistoryContract = (makeStorage: MakeStorage) =>
         yield* tracking.recordOpen(a, at(-2 * DAY + 60), 0) // before `since`
 
         const transactional = yield* TransactionalMailRepository
-        const mail = yield* transactional.insert({
-          uuid: newUuid() as TransactionalMailUuid,
-          templateId: null,
-          mailName: null,
-          subject: "Receipt",
-          from: { email: "shop@example.com", name: null },
-          to: [{ email: "jane@example.com", name: null }],
-          cc: [],
-          bcc: [],
-          replyTo: [],
-          html: "<p>Thanks</p>",
-          text: null,
-          attachments: [],
-          fake: false,
-          stored: true,
-          mailer: null,
-          trackOpens: false,
-          trackClicks: false,
-          createdAt: at(0),
-          updatedAt: at(0)
-        })
+        const mail = yield* transactional.insert(aTransactionalMail())
         const receipt = yield* transactional.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(0) })
         yield* sends.record([{ _tag: "Sent", id: receipt.id, transportMessageId: null }], at(DAY))
 

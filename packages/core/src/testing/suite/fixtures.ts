@@ -17,6 +17,8 @@ import type { NewSubscriber } from "../../ports/SubscriberRepository.js"
 import type { NewSuppression } from "../../ports/SuppressionRepository.js"
 import type { NewTag } from "../../ports/TagRepository.js"
 import type { NewTemplate } from "../../ports/TemplateRepository.js"
+import type { TransactionalMailUuid } from "../../transactional/TransactionalIds.js"
+import type { NewTransactionalMail } from "../../transactional/TransactionalMailRepository.js"
 
 /** Builds a fresh, empty store for one test. */
 export type MakeStorage = () => Layer.Layer<Storage, unknown>
@@ -122,5 +124,29 @@ export const aJob = (overrides: Partial<NewJob> = {}): NewJob => ({
   kind: "test",
   payload: { n: 1 },
   runAt: at(0),
+  ...overrides
+})
+
+/** A stored, untracked transactional mail to one address, ready to insert. */
+export const aTransactionalMail = (overrides: Partial<NewTransactionalMail> = {}): NewTransactionalMail => ({
+  uuid: newUuid() as TransactionalMailUuid,
+  templateId: null,
+  mailName: null,
+  subject: "Receipt",
+  from: { email: "shop@example.com", name: null },
+  to: [{ email: "jane@example.com", name: null }],
+  cc: [],
+  bcc: [],
+  replyTo: [],
+  html: "<p>Thanks</p>",
+  text: null,
+  attachments: [],
+  fake: false,
+  stored: true,
+  mailer: null,
+  trackOpens: false,
+  trackClicks: false,
+  createdAt: at(0),
+  updatedAt: at(0),
   ...overrides
 })

@@ -8,13 +8,12 @@ import { JobQueue } from "../../ports/JobQueue.js"
 import { QueueDepths } from "../../ports/QueueDepths.js"
 import { SendRepository } from "../../ports/SendRepository.js"
 import { SubscriberImportRepository } from "../../ports/SubscriberImportRepository.js"
-import type { TransactionalMailUuid } from "../../transactional/TransactionalIds.js"
 import { TransactionalMailRepository } from "../../transactional/TransactionalMailRepository.js"
 import { WebhookDeliveryRepository } from "../../webhooks/WebhookDeliveryRepository.js"
 import type { WebhookDeliveryUuid, WebhookUuid } from "../../webhooks/WebhookIds.js"
 import { WebhookRepository } from "../../webhooks/WebhookRepository.js"
 import { campaignFixtures } from "./campaignFixtures.js"
-import { aJob, at, type MakeStorage } from "./fixtures.js"
+import { aJob, at, aTransactionalMail, type MakeStorage } from "./fixtures.js"
 import { anImport } from "./importFixtures.js"
 
 const read = Effect.flatMap(QueueDepths, (depths) => depths.read())
@@ -44,27 +43,7 @@ export const queueDepthsContract = (makeStorage: MakeStorage) =>
         ], at(2))
 
         const transactional = yield* TransactionalMailRepository
-        const mail = yield* transactional.insert({
-          uuid: newUuid() as TransactionalMailUuid,
-          templateId: null,
-          mailName: null,
-          subject: "Receipt",
-          from: { email: "shop@example.com", name: null },
-          to: [{ email: "jane@example.com", name: null }],
-          cc: [],
-          bcc: [],
-          replyTo: [],
-          html: "<p>Thanks</p>",
-          text: null,
-          attachments: [],
-          fake: false,
-          stored: true,
-          mailer: null,
-          trackOpens: false,
-          trackClicks: false,
-          createdAt: at(0),
-          updatedAt: at(0)
-        })
+        const mail = yield* transactional.insert(aTransactionalMail())
         const first = yield* transactional.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(1) })
         yield* transactional.addSend({ uuid: newUuid() as SendUuid, mailId: mail.id, email: "jane@example.com", at: at(1) })
         yield* sends.record([{ _tag: "Sent", id: first.id, transportMessageId: null }], at(2))

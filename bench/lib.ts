@@ -87,15 +87,25 @@ export const load = async (
   }
 }
 
+/** The node flags `npm start` and `npm run mailroom` use (package.json `config.node_flags`). */
+export const NODE_FLAGS = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { node_flags: string } }).config.node_flags
+
 /**
- * Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database;
- * BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database, with the
+ * node flags `npm start` uses; BENCH_NODE_ARGS replaces them (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or "none").
  */
 export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
-  spawn("node", [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), "packages/server/dist/mailroom.mjs", command], {
+  spawn("node", [...nodeArgs(), "packages/server/dist/mailroom.mjs", command], {
     env: { ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "ignore", "inherit"]
   })
+
+/** The node flags of the Mailroom processes a benchmark starts. */
+export const nodeArgs = (): Array<string> => {
+  const chosen = process.env["BENCH_NODE_ARGS"]
+  if (chosen === undefined) return NODE_FLAGS.split(" ")
+  return chosen === "none" ? [] : chosen.split(" ").filter(Boolean)
+}
 
 /** Starts the compiled server (as `npm start` runs it) and waits until it answers. */
 export const startServer = async (databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> => {

@@ -80,6 +80,23 @@ describe("events and webhooks (embedded)", () => {
       expect(seen.map((e) => e.type)).toEqual(["subscriber.created"])
     }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
 
+  it.effect("a consumer with nothing to do moves past the events recorded so far without handling them; later ones it handles", () =>
+    Effect.gen(function*() {
+      const consumers = yield* EventConsumers
+      const interested = yield* Ref.make(false)
+      const seen: Array<string> = []
+      const handler = (events: ReadonlyArray<DomainEvent>) => Effect.sync(() => seen.push(...events.map((e) => e.type)))
+      const options = { start: "beginning" as const, interested: Ref.get(interested) }
+      yield* subscribe("ann@example.com")
+      expect(yield* consumers.step("skipper", handler, options)).toBe(0)
+      yield* Ref.set(interested, true)
+      expect(yield* consumers.step("skipper", handler, options)).toBe(0)
+      yield* subscribe("bob@example.com")
+      yield* consumers.drain("skipper", handler, options)
+      // two subscribers were created; only the one after the consumer became interested was handled
+      expect(seen).toEqual(["subscriber.created"])
+    }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
+
   it.effect("retries on the schedule and disables a webhook whose deliveries failed for 3 days; a success clears the state", () =>
     Effect.gen(function*() {
       const transport = yield* scripted

@@ -1,7 +1,6 @@
 import {
   type HttpApp,
   HttpApiBuilder,
-  HttpApiSwagger,
   HttpIncomingMessage,
   HttpServer,
   HttpServerRequest,
@@ -16,6 +15,7 @@ import { ErrorResponses } from "./ErrorResponses.js"
 import { guardBodies } from "./guardBodies.js"
 import { OperationsRoutes } from "./operationsRoutes.js"
 import { AdminRoutes } from "./adminRoutes.js"
+import { DocsRoute } from "./DocsRoute.js"
 import { requestLogger } from "./requestLogger.js"
 import { requestMetrics } from "./requestMetrics.js"
 import { securityHeaders } from "./securityHeaders.js"
@@ -111,7 +111,7 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
   return HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(app))))))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
-    Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    Layer.provide(DocsRoute),
     Layer.provide(OperationsRoutes),
     Layer.provide(AdminRoutes),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),

@@ -1,6 +1,5 @@
 import { Ability, type AutomationRunner, type AutomationTriggers, type Mailroom, Tokens, type WebhookDispatcher, type WebhookSender } from "@mailroom/core"
 import { existsSync } from "node:fs"
-import { sqliteBackup } from "@mailroom/sqlite"
 import { Console, Effect, Schema } from "effect"
 import { CliError } from "./CliError.js"
 import { configSummary } from "./configSummary.js"
@@ -70,15 +69,19 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     const source = databaseUrl.slice("sqlite:".length)
     if (!existsSync(source)) return yield* new CliError({ message: `backup: there is no database at ${source} (DATABASE_URL)` })
     if (existsSync(destination)) return yield* new CliError({ message: `backup: ${destination} exists; name a new file` })
+    const { sqliteBackup } = yield* Effect.promise(() => import("@mailroom/sqlite"))
     const pages = yield* sqliteBackup(source, destination).pipe(
       Effect.mapError((error) => new CliError({ message: `backup: ${error.message}` }))
     )
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
   })
 
-/** The settings in effect, in one log line without secrets. */
+/** The settings in effect, in one log line without secrets, then node's version and heap settings. */
 const logConfiguration = (config: ServerConfig) =>
-  Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`)
+  Effect.zipRight(
+    Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`),
+    Effect.logInfo(`Node ${process.version}, heap settings: ${process.execArgv.filter((flag) => flag.startsWith("--")).join(" ") || "node's defaults"}`)
+  )
 
 /** The environment's configuration with its DKIM keys and feedback checks; a bad value fails naming its variable. */
 const loadConfig = Effect.gen(function*() {

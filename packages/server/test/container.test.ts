@@ -31,7 +31,10 @@ describe("container image", () => {
     expect(dockerfile).toMatch(/^COPY --from=build /m)
     expect(dockerfile).toMatch(/^USER node$/m)
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m)
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "packages\/server\/dist\/mailroom\.mjs"\]$/m)
+    const flags = (JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { config: { node_flags: string } }).config.node_flags
+    const entrypoint = ["node", ...flags.split(" "), "packages/server/dist/mailroom.mjs"]
+    // the container runs node with the heap settings `npm start` uses
+    expect(dockerfile).toContain(`ENTRYPOINT ${JSON.stringify(entrypoint).replaceAll(",", ", ")}\n`)
     expect(dockerfile).toMatch(/^CMD \["serve"\]$/m)
   })
 

@@ -3,12 +3,15 @@
  * npm process reaches it, which stops gracefully, exits 0 and frees the port (no orphan keeps serving).
  */
 import { spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { freePort } from "./processes.js"
 import { portIsFree, waitUntil } from "./portIsFree.js"
 import { repositoryCopy } from "./repositoryCopy.js"
 
 const clone = repositoryCopy()
+const nodeFlags = (JSON.parse(readFileSync(join(clone.dir, "package.json"), "utf8")) as { config: { node_flags: string } }).config.node_flags
 afterAll(() => clone.remove())
 
 const npmStartThenSignal = async (signal: NodeJS.Signals) => {
@@ -27,6 +30,8 @@ const npmStartThenSignal = async (signal: NodeJS.Signals) => {
     const answer = await fetch(`http://127.0.0.1:${port}/api/email-lists`, { headers: { authorization: "Bearer npm-start-token" } })
     expect(answer.status).toBe(200)
     expect(output).toMatch(/docs http:\/\/127\.0\.0\.1:\d+\/docs/)
+    // node runs with the heap settings of package.json's config.node_flags (README, "Memory")
+    expect(output).toContain(`heap settings: ${nodeFlags}`)
     npm.kill(signal)
     expect(await exited, output).toBe(0)
     await waitUntil(() => portIsFree(port), 10_000)

@@ -17,7 +17,6 @@ import { nextDay, nextOccurrence, startOfDay } from "./waitUntil.js"
 export const AUTOMATION_CONSUMER = "automations"
 
 /** Read from the first kept event: an automation's start time, not the consumer's, decides which events enrol. */
-const CONSUME = { start: "beginning" } as const
 
 /** Whether an event enrols its subscriber in the automation (its list, its trigger, and not older than its start). */
 const enrols = (automation: Automation, event: DomainEvent): boolean => {
@@ -51,10 +50,18 @@ export class AutomationTriggers extends Effect.Service<AutomationTriggers>()("@m
     const { withTransaction } = yield* Transactor
     const options = yield* AutomationOptions
 
+    /** The started automations an event can trigger. */
+    const eventTriggered = Effect.map(
+      automations.started,
+      (started) => started.filter((a) => a.trigger !== null && ["subscribed", "tag_added", "tag_removed"].includes(a.trigger.type))
+    )
+    /** Events are read from the first recorded on, and only while an automation can be triggered by one. */
+    const CONSUME = { start: "beginning", interested: Effect.map(eventTriggered, (started) => started.length > 0) } as const
+
     /** Enters the subscribers of a batch of events in the automations their events trigger. */
     const handle = (events: ReadonlyArray<DomainEvent>) =>
       Effect.gen(function*() {
-        const started = (yield* automations.started).filter((a) => a.trigger !== null && ["subscribed", "tag_added", "tag_removed"].includes(a.trigger.type))
+        const started = yield* eventTriggered
         if (started.length === 0) return
         const at = yield* now
         for (const automation of started) {

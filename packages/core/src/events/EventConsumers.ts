@@ -3,7 +3,7 @@ import { Transactor } from "../ports/Transactor.js"
 import { pollForever } from "../usecases/pollForever.js"
 import type { DomainEvent } from "./DomainEvent.js"
 import { EventOutbox } from "./EventOutbox.js"
-import { START } from "./EventPosition.js"
+import { isBefore, START } from "./EventPosition.js"
 
 /** How a durable consumer reads the outbox. */
 export interface ConsumerOptions {
@@ -13,6 +13,12 @@ export interface ConsumerOptions {
   readonly start?: "beginning" | "end"
   /** How long an idle consumer waits before it looks again (default 200 ms). */
   readonly idle?: Duration.DurationInput
+  /**
+   * Whether the handler would do anything now (a webhook enabled, an automation started). When it says no, the
+   * consumer moves past every event already recorded without reading them: an import of a million subscribers
+   * records millions of events that nobody has to decode.
+   */
+  readonly interested?: Effect.Effect<boolean>
 }
 
 /** Handles a batch of events; runs in the transaction that saves the consumer's position. */
@@ -36,6 +42,15 @@ export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/
       options: ConsumerOptions = {}
     ) {
       return yield* withTransaction(Effect.gen(function*() {
+        if (options.interested !== undefined) {
+          // the end is read before asking, so an event recorded after a webhook or automation appeared is never skipped
+          const end = yield* outbox.end
+          if (!(yield* options.interested)) {
+            const held = yield* outbox.claim(consumer, { limit: 0, start: options.start ?? "end" })
+            if (Option.isSome(held) && isBefore(held.value.next, end)) yield* outbox.advance(consumer, end)
+            return 0
+          }
+        }
         const batch = yield* outbox.claim(consumer, { limit: options.batchSize ?? 500, start: options.start ?? "end" })
         if (Option.isNone(batch) || batch.value.events.length === 0) return 0
         yield* handler(batch.value.events)

@@ -9,3 +9,6 @@ export interface EventPosition {
 
 /** The position before every event. */
 export const START: EventPosition = { tx: 0, id: 0 }
+
+/** Whether position `a` comes before position `b` in commit order. */
+export const isBefore = (a: EventPosition, b: EventPosition): boolean => a.tx < b.tx || (a.tx === b.tx && a.id < b.id)

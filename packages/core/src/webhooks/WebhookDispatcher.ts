@@ -61,7 +61,12 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
         yield* deliveries.insert(rows)
       })
 
-    const options = { batchSize: 1_000, start: "beginning" as const, idle: Duration.millis(100) }
+    const options = {
+      batchSize: 1_000,
+      start: "beginning" as const,
+      idle: Duration.millis(100),
+      interested: Effect.map(webhooks.enabled, (enabled) => enabled.length > 0)
+    }
     const webhookOptions = yield* WebhookOptions
     const mailSending = yield* makeMailSendingProbe
 

@@ -1,5 +1,4 @@
 import { dirname } from "node:path"
-import { postgresConnectionProblem } from "@mailroom/postgres"
 import { smtpUrlProblem } from "@mailroom/smtp"
 import { Effect, Option } from "effect"
 import { CliError } from "../CliError.js"
@@ -47,6 +46,7 @@ export const preflight = (config: EnvironmentConfig, command: string) =>
       if (problem !== undefined) return yield* fail(`DATABASE_URL: the database folder ${problem}`)
       return
     }
+    const { postgresConnectionProblem } = yield* Effect.promise(() => import("@mailroom/postgres"))
     const problem = yield* postgresConnectionProblem(url)
     if (Option.isSome(problem)) return yield* fail(`DATABASE_URL: ${problem.value}`)
   })

@@ -5,10 +5,23 @@ import { Effect } from "effect"
 /** Events per multi-row INSERT (8 columns each). */
 const CHUNK = 1_000
 
+/** An ISO text per instant, remembered for the last one: the events of one batch nearly always share it. */
+const isoText = (() => {
+  let time = Number.NaN
+  let text = ""
+  return (at: Date) => {
+    if (at.getTime() !== time) {
+      time = at.getTime()
+      text = at.toISOString()
+    }
+    return text
+  }
+})()
+
 /** The columns of an event row (its `tx` is the database's default). */
 const row = (event: NewEvent) => ({
   type: event.type,
-  createdAt: event.occurredAt.toISOString(),
+  createdAt: isoText(event.occurredAt),
   emailListId: event.emailListId,
   subscriberId: event.subscriberId,
   campaignId: event.campaignId,

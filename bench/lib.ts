@@ -25,8 +25,8 @@ export const PG_URL = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:54
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
 
-/** One request with the bench token; resolves with status and body text. */
-export const call = (port: number, method: string, path: string, body?: string) =>
+/** One request with the bench token (or `token`); resolves with status and body text. */
+export const call = (port: number, method: string, path: string, body?: string, token = TOKEN) =>
   new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request({
       host: "127.0.0.1",
@@ -35,7 +35,7 @@ export const call = (port: number, method: string, path: string, body?: string) 
       path,
       agent,
       headers: {
-        authorization: `Bearer ${TOKEN}`,
+        authorization: `Bearer ${token}`,
         accept: "application/json",
         ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {})
       }
@@ -61,18 +61,19 @@ export interface LoadResult {
 /** Runs `next` from `concurrency` closed loops for `seconds`; throughput and latency percentiles in ms. */
 export const load = async (
   port: number,
-  options: { readonly seconds: number; readonly concurrency: number },
+  options: { readonly seconds: number; readonly concurrency: number; readonly tokens?: ReadonlyArray<string> },
   next: (i: number) => [string, string, string?]
 ): Promise<LoadResult> => {
   const latencies: Array<number> = []
   let errors = 0
   let i = 0
   const end = performance.now() + options.seconds * 1000
-  await Promise.all(Array.from({ length: options.concurrency }, async () => {
+  await Promise.all(Array.from({ length: options.concurrency }, async (_, loop) => {
+    const token = options.tokens === undefined ? TOKEN : options.tokens[loop % options.tokens.length]!
     while (performance.now() < end) {
       const [method, path, body] = next(i++)
       const start = performance.now()
-      const { status } = await call(port, method, path, body)
+      const { status } = await call(port, method, path, body, token)
       latencies.push(performance.now() - start)
       if (status >= 400) errors++
     }
@@ -116,6 +117,17 @@ export const startServer = async (databaseUrl: string, port: number, env: Record
     await sleep(100)
   }
   throw new Error("server did not start")
+}
+
+/** Creates `count` API tokens with every ability (one per simulated client); their secrets. */
+export const clientTokens = async (port: number, count: number): Promise<Array<string>> => {
+  const tokens: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const created = await call(port, "POST", "/api/tokens", JSON.stringify({ name: `bench client ${i}`, abilities: ["all"] }))
+    if (created.status !== 201 && created.status !== 200) throw new Error(`token: ${created.status} ${created.text}`)
+    tokens.push((JSON.parse(created.text) as { data: { token: string } }).data.token)
+  }
+  return tokens
 }
 
 /** Peak resident memory (VmHWM) of a running process in MB, from /proc (0 where /proc is missing). */

@@ -1,19 +1,21 @@
 /**
  * Subscriber-list benchmark: 1,000,000 subscribers in one list, then latency of the list (page 1 and page 500),
- * filter[email], filter[status]=subscribed (all with meta.total) and POST subscriber, on SQLite and Postgres.
- * The server runs as `npm start` does, in its own process. Usage: npm run bench:subscribers [-- --count 1000000]
+ * filter[email], filter[status]=subscribed (all with meta.total) and POST subscriber, on SQLite and Postgres, from
+ * 8 concurrent clients (each its own keep-alive connection and its own API token, as separate applications would be).
+ * The server runs as `npm start` does, in its own process.
+ * Usage: npm run bench:subscribers [-- --count 1000000 --concurrency 8 --seconds 6 --stores sqlite,postgres --only POST]
  */
 import { rmSync } from "node:fs"
-import { arg, call, closeClient, load, machine, PG_URL, resetPostgres, startServer, stopServer } from "../lib.js"
+import { arg, call, clientTokens, closeClient, load, machine, PG_URL, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { seedPostgres, seedSqlite } from "./seed.js"
 
 const COUNT = arg("count", 1_000_000)
 const SECONDS = arg("seconds", 6)
-const CONCURRENCY = arg("concurrency", 4)
+const CONCURRENCY = arg("concurrency", 8)
 const SQLITE_FILE = "./bench/subscribers/data/bench.db"
 
 const rows: Array<string> = []
-for (const store of ["sqlite", "postgres"] as const) {
+for (const store of stores()) {
   if (store === "sqlite") rmSync("bench/subscribers/data", { recursive: true, force: true })
   const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
   const port = 3950 + rows.length
@@ -28,6 +30,7 @@ for (const store of ["sqlite", "postgres"] as const) {
     const seedSeconds = (performance.now() - seedStart) / 1000
     console.log(`${store}: seeded ${COUNT} subscribers in ${seedSeconds.toFixed(1)} s`)
     server = await startServer(databaseUrl, port, { WORKERS: "false" })
+    const tokens = await clientTokens(port, CONCURRENCY)
     const base = `/api/email-lists/${list.uuid}/subscribers`
     const total = JSON.parse((await call(port, "GET", base)).text).meta.total
     if (total !== COUNT) throw new Error(`expected ${COUNT} subscribers, the API reports ${total}`)
@@ -39,8 +42,9 @@ for (const store of ["sqlite", "postgres"] as const) {
       ["GET subscribers, filter[status]=subscribed", () => ["GET", `${base}?filter%5Bstatus%5D=subscribed`]],
       ["POST subscriber (new address)", (i) => ["POST", base, JSON.stringify({ email: `new${i}-${store}@example.org`, first_name: "New" })]]
     ]
-    for (const [name, next] of scenarios) {
-      const r = await load(port, { seconds: SECONDS, concurrency: CONCURRENCY }, next)
+    const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] ?? "" : ""
+    for (const [name, next] of scenarios.filter(([name]) => name.includes(only))) {
+      const r = await load(port, { seconds: SECONDS, concurrency: CONCURRENCY, tokens }, next)
       const line = `| ${store} | ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`
       console.log(line)
       rows.push(line)
@@ -50,7 +54,7 @@ for (const store of ["sqlite", "postgres"] as const) {
   }
 }
 
-console.log(`\n${machine()}; ${COUNT} subscribers in one list, ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per scenario.`)
+console.log(`\n${machine()}; ${COUNT} subscribers in one list, ${CONCURRENCY} concurrent clients (a keep-alive connection and a token each), ${SECONDS} s per scenario.`)
 console.log("| store | request | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

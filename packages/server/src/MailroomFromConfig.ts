@@ -28,6 +28,7 @@ import { RunningWorkers } from "./RunningWorkers.js"
 import { mailerFromConfig } from "./mailerFromConfig.js"
 import { MarkedRenderer } from "./markdown.js"
 import { NodeHmac } from "./nodeHmac.js"
+import { NodeSha256 } from "./nodeSha256.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { storageFromUrl } from "./storageFromUrl.js"
 import { NodeWebhookTransport } from "./webhooks/nodeWebhookTransport.js"
@@ -98,6 +99,7 @@ export const MailroomFromConfig = (config: ServerConfig) =>
     Layer.provide(mailerFromConfig(config)),
     Layer.provide(CsvParseReader),
     Layer.provide(NodeHmac),
+    Layer.provide(NodeSha256),
     Layer.provideMerge(storageFromUrl(config.databaseUrl)),
     Layer.provide(Layer.succeed(AppUrl, config.appUrl)),
     Layer.provide(MarkedRenderer),

@@ -8,14 +8,17 @@ import { NotFound } from "../errors/NotFound.js"
 import { Unauthenticated } from "../errors/Unauthenticated.js"
 import { ValidationError } from "../errors/ValidationError.js"
 import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
+import { Sha256, type Sha256Function } from "../ports/Sha256.js"
 import { parseUuid } from "./lookup.js"
 import { now } from "./now.js"
 
-/** SHA-256 of a token secret, hex encoded: the only form in which secrets are stored. */
-export const hashToken = (secret: string): Effect.Effect<string> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).pipe(
-    Effect.map((digest) => Encoding.encodeHex(new Uint8Array(digest)))
-  )
+/** SHA-256 of a token secret, hex encoded: the only form in which secrets are stored (synchronous with `sha256`). */
+export const hashToken = (secret: string, sha256: Sha256Function | null = null): Effect.Effect<string> =>
+  sha256 !== null
+    ? Effect.sync(() => sha256(secret))
+    : Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).pipe(
+      Effect.map((digest) => Encoding.encodeHex(new Uint8Array(digest)))
+    )
 
 const newSecret = (): string => `mr_${Encoding.encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(30)))}`
 
@@ -23,10 +26,11 @@ const newSecret = (): string => `mr_${Encoding.encodeBase64Url(globalThis.crypto
 export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
   effect: Effect.gen(function*() {
     const repo = yield* ApiTokenRepository
+    const sha256 = yield* Sha256
 
     const insert = (name: string, secret: string, abilities: ReadonlyArray<Ability>) =>
       Effect.gen(function*() {
-        const tokenHash = yield* hashToken(secret)
+        const tokenHash = yield* hashToken(secret, sha256)
         return yield* repo.insert({ uuid: newUuid() as ApiTokenUuid, name, tokenHash, abilities, createdAt: yield* now })
       })
 
@@ -41,7 +45,7 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
 
     /** Makes sure a token with exactly this secret and all abilities exists (the API_TOKEN seed). */
     const ensure = Effect.fn("Tokens.ensure")(function*(secret: string, name: string) {
-      const existing = yield* repo.findByHash(yield* hashToken(secret))
+      const existing = yield* repo.findByHash(yield* hashToken(secret, sha256))
       if (Option.isSome(existing) && existing.value.can("all")) return existing.value
       if (Option.isSome(existing)) yield* repo.delete(existing.value.uuid)
       return yield* insert(name, secret, ["all"])
@@ -50,7 +54,7 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     /** The token with this secret, or Unauthenticated. */
     const authenticate = Effect.fn("Tokens.authenticate")(function*(secret: string) {
       if (secret === "") return yield* Unauthenticated.default
-      const token = yield* repo.findByHash(yield* hashToken(secret))
+      const token = yield* repo.findByHash(yield* hashToken(secret, sha256))
       return yield* Option.match(token, { onNone: () => Unauthenticated.default, onSome: Effect.succeed })
     })
 

@@ -1,8 +1,9 @@
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Storage } from "@mailroom/core"
-import { SqlStorage } from "@mailroom/sql"
+import { sqlStorage } from "@mailroom/sql"
 import { Layer, Redacted, String } from "effect"
+import { PgImportBatchRepository } from "./imports/PgImportBatchRepository.js"
 
 /** Options of the Postgres store. */
 export interface PostgresStorageOptions {
@@ -21,6 +22,6 @@ export const postgresClient = (options: PostgresStorageOptions): Layer.Layer<Sql
     transformResultNames: String.snakeToCamel
   }).pipe(Layer.orDie)
 
-/** Every storage port on Postgres, migrated at build. */
+/** Every storage port on Postgres, migrated at build (import batches written through COPY). */
 export const PostgresStorage = (options: PostgresStorageOptions): Layer.Layer<Storage | SqlClient.SqlClient> =>
-  SqlStorage.pipe(Layer.provideMerge(postgresClient(options)))
+  sqlStorage(PgImportBatchRepository).pipe(Layer.provideMerge(postgresClient(options)))

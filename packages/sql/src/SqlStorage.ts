@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import type { Storage } from "@mailroom/core"
+import type { ImportBatchRepository, Storage } from "@mailroom/core"
 import { Layer } from "effect"
 import { MigrationsLive } from "./migrations/migrate.js"
 import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
@@ -30,8 +30,13 @@ import { SqlQueueDepths } from "./repositories/SqlQueueDepths.js"
 import { SqlEngagementHistory } from "./repositories/SqlEngagementHistory.js"
 import { SqlAutomationMailRepository } from "./repositories/automations/SqlAutomationMailRepository.js"
 
-/** Every storage port over a SqlClient, after bringing the schema up to date. */
-export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Layer.mergeAll(
+/**
+ * Every storage port over a SqlClient, after bringing the schema up to date; `importBatches` writes import batches
+ * (a dialect's own faster way, or SqlImportBatchRepository).
+ */
+export const sqlStorage = (
+  importBatches: Layer.Layer<ImportBatchRepository, never, SqlClient.SqlClient>
+): Layer.Layer<Storage, never, SqlClient.SqlClient> => Layer.mergeAll(
   SqlTemplateRepository,
   SqlEmailListRepository,
   SqlSuppressionRepository,
@@ -47,7 +52,7 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlTrackingRepository,
   SqlRateBudget,
   SqlSubscriberImportRepository,
-  SqlImportBatchRepository,
+  importBatches,
   SqlTransactionalTemplateRepository,
   SqlTransactionalMailRepository,
   SqlEventOutbox,
@@ -60,3 +65,6 @@ export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = Laye
   SqlEngagementHistory,
   SqlTransactor
 ).pipe(Layer.provideMerge(MigrationsLive))
+
+/** Every storage port over a SqlClient in portable SQL, after bringing the schema up to date. */
+export const SqlStorage: Layer.Layer<Storage, never, SqlClient.SqlClient> = sqlStorage(SqlImportBatchRepository)

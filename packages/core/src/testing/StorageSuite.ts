@@ -11,6 +11,7 @@ import type { MakeStorage } from "./suite/fixtures.js"
 import { eventsContract } from "./suite/eventsContract.js"
 import { webhookContract } from "./suite/webhookContract.js"
 import { importBatchContract } from "./suite/importBatchContract.js"
+import { importBatchMixedContract } from "./suite/importBatchMixedContract.js"
 import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
 import { queueDepthsContract } from "./suite/queueDepthsContract.js"
@@ -60,6 +61,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     subscriberImportContract(makeStorage)
     importBatchContract(makeStorage)
     importBatchRulesContract(makeStorage)
+    importBatchMixedContract(makeStorage)
     eventsContract(makeStorage)
     webhookContract(makeStorage)
     automationContract(makeStorage)

@@ -50,10 +50,12 @@ export const SqlEventOutbox = Layer.effect(
     const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
     const horizon = sql.literal("pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
 
+    // the row comparison is an index condition on events_order; the equivalent OR only a filter, so every read
+    // scanned the outbox from its oldest event (90 ms at a million events, per poll of each consumer)
     const read = (after: EventPosition, limit: number) =>
       Effect.map(
         pg
-          ? sql<EventRow>`SELECT * FROM events WHERE (tx > ${after.tx} OR (tx = ${after.tx} AND id > ${after.id})) AND tx < ${horizon}
+          ? sql<EventRow>`SELECT * FROM events WHERE (tx, id) > (${after.tx}, ${after.id}) AND tx < ${horizon}
                           ORDER BY tx, id LIMIT ${limit}`
           : sql<EventRow>`SELECT * FROM events WHERE id > ${after.id} ORDER BY id LIMIT ${limit}`,
         (rows) => toBatch(rows, after)

@@ -17,26 +17,21 @@ import {
   TagRepository
 } from "@mailroom/core"
 import { Effect, Layer, Option } from "effect"
-import { insertEvents } from "../events/insertEvents.js"
 import { searchKey, statusCounter } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
+import {
+  type ExistingSubscriberRow,
+  type ImportBulkWrites,
+  type ImportedSubscriberColumns,
+  type NewSubscriberColumns,
+  sqlImportBulkWrites
+} from "./imports/ImportBulkWrites.js"
 
-/** Rows per multi-row INSERT (13 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
-const INSERT_CHUNK = 500
-
-interface ExistingRow {
-  readonly id: number
-  readonly email: string
-  readonly firstName: string | null
-  readonly lastName: string | null
-  readonly extraAttributes: string
-  readonly subscribedAt: string | null
-  readonly unsubscribedAt: string | null
-  readonly lastImportId: number | null
-}
+/** Refused rows per multi-row INSERT. */
+const ERROR_CHUNK = 500
 
 const date = (text: string | null) => (text === null ? null : new Date(text))
-const addExisting = (found: Map<string, ExistingSubscriber>, rows: ReadonlyArray<ExistingRow>) => {
+const addExisting = (found: Map<string, ExistingSubscriber>, rows: ReadonlyArray<ExistingSubscriberRow>) => {
   for (const row of rows) {
     found.set(row.email, {
       id: Number(row.id),
@@ -51,7 +46,7 @@ const addExisting = (found: Map<string, ExistingSubscriber>, rows: ReadonlyArray
 }
 
 /** The columns an import writes for a subscriber. */
-const importedColumns = (row: ImportRow, fields: ImportedFields, importId: number, stamp: string) => ({
+const importedColumns = (row: ImportRow, fields: ImportedFields, importId: number, stamp: string): ImportedSubscriberColumns => ({
   firstName: fields.firstName,
   lastName: fields.lastName,
   extraAttributes: JSON.stringify(fields.extraAttributes),
@@ -65,14 +60,14 @@ const importedColumns = (row: ImportRow, fields: ImportedFields, importId: numbe
 
 /** The rows of new subscribers, in a plain loop (it runs for every imported row; spreads cost several µs each). */
 const insertRows = (plan: ImportPlan, batch: ImportBatch, stamp: string) => {
-  const out: Array<Record<string, string | number | null>> = []
+  const out: Array<NewSubscriberColumns> = []
   for (const { fields, row } of plan.inserts) {
-    const columns: Record<string, string | number | null> = importedColumns(row, fields, batch.importId, stamp)
+    const columns = importedColumns(row, fields, batch.importId, stamp) as Record<string, string | number | null>
     columns["uuid"] = newUuid()
     columns["emailListId"] = batch.emailListId
     columns["email"] = row.email
     columns["createdAt"] = stamp
-    out.push(columns)
+    out.push(columns as NewSubscriberColumns)
   }
   return out
 }
@@ -81,17 +76,6 @@ const insertRows = (plan: ImportPlan, batch: ImportBatch, stamp: string) => {
 interface Written {
   readonly id: number
   readonly row: ImportRow
-}
-
-/** Pairs inserted rows with the ids the database gave them. */
-const matchInserted = (
-  into: Array<Written>,
-  rows: ReadonlyArray<{ readonly row: ImportRow }>,
-  ids: ReadonlyArray<{ readonly id: number; readonly email: string }>
-) => {
-  const idOf = new Map<string, number>()
-  for (const { email, id } of ids) idOf.set(email, Number(id))
-  for (const { row } of rows) into.push({ id: idOf.get(row.email)!, row })
 }
 
 /** The distinct tag names of the written rows (first spelling wins). */
@@ -122,25 +106,24 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 /**
- * ImportBatchRepository over SqlClient. A batch is a handful of set-based statements in one transaction: the
- * progress guard (which also renews the lease), one look-up of the batch's addresses, multi-row inserts, one update
- * per changed subscriber, tags created and attached in bulk, counters adjusted by the rows actually changed, refused
- * rows stored, and the import's counts moved.
+ * ImportBatchRepository over SqlClient, with the batch's bulk statements run by `bulkOf`. A batch is a handful of
+ * set-based statements in one transaction: the progress guard (which also renews the lease), one look-up of the
+ * batch's addresses, the changed subscribers updated and the new ones inserted, tags created and attached in bulk,
+ * events recorded, counters adjusted by the rows actually changed, refused rows stored, and the import's counts moved.
  */
-export const SqlImportBatchRepository = Layer.effect(
+export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => ImportBulkWrites): Layer.Layer<ImportBatchRepository, never, SqlClient.SqlClient> => Layer.effect(
   ImportBatchRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const tags = yield* TagRepository
 
+    const bulk = bulkOf(sql)
+
     const existingOf = (emailListId: number, rows: ReadonlyArray<ImportRow>) =>
-      Effect.gen(function*() {
-        const found = new Map<string, ExistingSubscriber>()
-        for (const part of chunks([...new Set(rows.map((row) => row.email))], 5_000)) {
-          addExisting(found, yield* sql<ExistingRow>`SELECT id, email, first_name, last_name, extra_attributes, subscribed_at,
-              unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email IN ${sql.in(part)}`)
-        }
-        return found
+      Effect.map(bulk.existing(emailListId, [...new Set(rows.map((row) => row.email))]), (found) => {
+        const byEmail = new Map<string, ExistingSubscriber>()
+        addExisting(byEmail, found)
+        return byEmail
       })
 
     /**
@@ -169,7 +152,7 @@ export const SqlImportBatchRepository = Layer.effect(
           const ensured = yield* tags.ensure(batch.emailListId as EmailListId, names, "default", batch.at)
           const idOf = new Map(ensured.map((tag) => [tagKey(tag.name), tag.id as number]))
           const fresh = tagLinks(inserted, idOf)
-          for (const part of chunks(fresh, 2_000)) yield* sql`INSERT INTO subscriber_tags ${sql.insert(part)}`
+          yield* bulk.link(fresh)
           count(fresh.map((link) => link.tagId), 1)
           added.push(...fresh)
           for (const part of chunks(tagLinks(updated, idOf), 2_000)) {
@@ -215,19 +198,11 @@ export const SqlImportBatchRepository = Layer.effect(
         for (const ids of chunks(plan.refusedIds, 5_000)) {
           yield* sql`UPDATE subscribers SET last_import_id = ${batch.importId} WHERE id IN ${sql.in(ids)}`
         }
-        for (const { fields, id, row } of plan.updates) {
-          yield* sql`UPDATE subscribers SET ${sql.update(importedColumns(row, fields, batch.importId, stamp))} WHERE id = ${id}`
-        }
-        const inserted: Array<Written> = []
-        const newRows = insertRows(plan, batch, stamp)
-        for (let at = 0; at < newRows.length; at += INSERT_CHUNK) {
-          const part = newRows.slice(at, at + INSERT_CHUNK)
-          // matched by address: neither database promises RETURNING rows in VALUES order
-          const ids = yield* sql<{ readonly id: number; readonly email: string }>`INSERT INTO subscribers ${sql.insert(part)} RETURNING id, email`
-          matchInserted(inserted, plan.inserts.slice(at, at + INSERT_CHUNK), ids)
-        }
+        yield* bulk.update(plan.updates.map(({ fields, id, row }) => ({ id, columns: importedColumns(row, fields, batch.importId, stamp) })))
+        const ids = yield* bulk.insert(insertRows(plan, batch, stamp))
+        const inserted: Array<Written> = plan.inserts.map(({ row }, i) => ({ id: ids[i]!, row }))
         const tagged = yield* attachTags(batch, inserted, plan.updates)
-        yield* insertEvents(sql, [
+        yield* bulk.record([
           ...importSubscriberEvents(
             batch.emailListId,
             inserted.map(({ id }, i) => ({ id, status: plan.inserts[i]!.fields.status })),
@@ -239,7 +214,7 @@ export const SqlImportBatchRepository = Layer.effect(
         const counters = [...plan.statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
         if (counters.length > 0) yield* sql`UPDATE email_lists SET ${sql.literal(counters.join(", "))} WHERE id = ${batch.emailListId}`
         const errors = [...batch.rejected, ...plan.refused]
-        for (const part of chunks(errors, INSERT_CHUNK)) {
+        for (const part of chunks(errors, ERROR_CHUNK)) {
           yield* sql`INSERT INTO subscriber_import_errors ${
             sql.insert(part.map((e) => ({ importId: batch.importId, line: e.line, email: e.email, reason: e.reason.slice(0, 1000) })))
           }`
@@ -271,3 +246,6 @@ export const SqlImportBatchRepository = Layer.effect(
     })
   })
 ).pipe(Layer.provide(SqlTagRepository))
+
+/** ImportBatchRepository in portable SQL (multi-row inserts, one UPDATE per changed subscriber). */
+export const SqlImportBatchRepository = importBatchRepository(sqlImportBulkWrites)

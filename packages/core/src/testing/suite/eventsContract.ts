@@ -15,13 +15,12 @@ import { at, type MakeStorage } from "./fixtures.js"
 import { importFixtures } from "./importFixtures.js"
 import { changesOf } from "./subscriberFixtures.js"
 
-/** The events recorded so far, as `type subscriber-id [detail]` lines. */
 /**
  * Every event readable now. On Postgres a read sees only transactions older than the oldest one running, so while
  * another connection (a test in another file) holds a transaction open, the latest events wait: read until the count
  * stops growing for 150 ms of real time (2 s at most).
  */
-const recorded = Effect.gen(function*() {
+export const recorded = Effect.gen(function*() {
   const outbox = yield* EventOutbox
   const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
   let events = (yield* outbox.read(START, 1_000)).events
@@ -33,7 +32,8 @@ const recorded = Effect.gen(function*() {
   }
   return events
 })
-const line = (event: DomainEvent) =>
+/** An event as a `type subscriber-id [tag]` line. */
+export const line = (event: DomainEvent) =>
   [event.type, event.subscriberId ?? "-", ...(event.data?.["tag"] === undefined ? [] : [String(event.data["tag"])])].join(" ")
 
 /** The outbox contract: the events each repository records with its writes, and consumers' positions. */

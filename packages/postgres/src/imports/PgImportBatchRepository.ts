@@ -1,0 +1,75 @@
+import type { SqlClient } from "@effect/sql"
+import type { ImportBatchRepository } from "@mailroom/core"
+import { type ExistingSubscriberRow, type ImportBulkWrites, importBatchRepository } from "@mailroom/sql"
+import { Effect, type Layer } from "effect"
+import { copyRows } from "./copyRows.js"
+import { transactionClient } from "./transactionClient.js"
+
+/** The imported columns of a subscriber, in COPY order (after `id`). */
+const IMPORTED = [
+  "first_name",
+  "last_name",
+  "extra_attributes",
+  "search_key",
+  "status",
+  "subscribed_at",
+  "unsubscribed_at",
+  "updated_at",
+  "last_import_id"
+] as const
+
+/**
+ * The bulk statements of an import batch on Postgres: one look-up with an array parameter, and COPY into the batch's
+ * transaction for everything that grows with the batch. New subscribers take ids drawn from their sequence beforehand
+ * and are copied straight into `subscribers` (so their tag links and events are copied too, without RETURNING);
+ * changed ones are copied into a temporary table dropped at commit and merged with one UPDATE.
+ */
+const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
+  existing: (emailListId, emails) =>
+    emails.length === 0 ? Effect.succeed([]) : sql<ExistingSubscriberRow>`SELECT id, email, first_name, last_name, extra_attributes,
+      subscribed_at, unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email = ANY(${emails}::text[])`,
+  update: (rows) =>
+    rows.length === 0 ? Effect.void : Effect.gen(function*() {
+      yield* sql`CREATE TEMP TABLE import_updates (id INTEGER, first_name TEXT, last_name TEXT, extra_attributes TEXT,
+        search_key TEXT, status TEXT, subscribed_at TEXT, unsubscribed_at TEXT, updated_at TEXT, last_import_id INTEGER) ON COMMIT DROP`
+      yield* copyRows(yield* transactionClient, "import_updates", ["id", ...IMPORTED], rows.map(({ columns: c, id }) => [
+        id, c.firstName, c.lastName, c.extraAttributes, c.searchKey, c.status, c.subscribedAt, c.unsubscribedAt, c.updatedAt, c.lastImportId
+      ]))
+      yield* sql`UPDATE subscribers s SET ${sql.literal(IMPORTED.map((column) => `${column} = u.${column}`).join(", "))}
+        FROM import_updates u WHERE s.id = u.id`
+      yield* sql`DROP TABLE import_updates`
+    }),
+  insert: (rows) =>
+    rows.length === 0 ? Effect.succeed([]) : Effect.gen(function*() {
+      const drawn = yield* sql<{ readonly id: string }>`SELECT nextval(pg_get_serial_sequence('subscribers', 'id')) AS id
+        FROM generate_series(1, ${rows.length})`
+      const ids = drawn.map((row) => Number(row.id)).sort((a, b) => a - b)
+      yield* copyRows(
+        yield* transactionClient,
+        "subscribers",
+        ["id", "uuid", "email_list_id", "email", "created_at", ...IMPORTED],
+        rows.map((c, i) => [
+          ids[i]!, c.uuid, c.emailListId, c.email, c.createdAt, c.firstName, c.lastName, c.extraAttributes, c.searchKey, c.status,
+          c.subscribedAt, c.unsubscribedAt, c.updatedAt, c.lastImportId
+        ])
+      )
+      return ids
+    }),
+  link: (links) =>
+    Effect.flatMap(transactionClient, (client) =>
+      copyRows(client, "subscriber_tags", ["subscriber_id", "tag_id"], links.map((link) => [link.subscriberId, link.tagId]))),
+  record: (events) =>
+    Effect.flatMap(transactionClient, (client) =>
+      copyRows(
+        client,
+        "events",
+        ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"],
+        events.map((e) => [
+          e.type, e.occurredAt.toISOString(), e.emailListId, e.subscriberId, e.campaignId, e.sendId, e.refId,
+          e.data === null ? null : JSON.stringify(e.data)
+        ])
+      ))
+})
+
+/** ImportBatchRepository on Postgres: the portable batch with its bulk statements run through COPY. */
+export const PgImportBatchRepository: Layer.Layer<ImportBatchRepository, never, SqlClient.SqlClient> = importBatchRepository(pgImportBulkWrites)

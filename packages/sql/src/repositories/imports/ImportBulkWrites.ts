@@ -1,0 +1,94 @@
+import type { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { NewEvent } from "@mailroom/core"
+import { Effect } from "effect"
+import { insertEvents } from "../../events/insertEvents.js"
+
+/** Rows per multi-row INSERT (14 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
+const INSERT_CHUNK = 500
+
+/** A subscriber of the batch's list as the look-up finds it. */
+export type ExistingSubscriberRow = {
+  readonly id: number
+  readonly email: string
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly extraAttributes: string
+  readonly subscribedAt: string | null
+  readonly unsubscribedAt: string | null
+  readonly lastImportId: number | null
+}
+
+/** The columns an import writes for a subscriber. */
+export type ImportedSubscriberColumns = {
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly extraAttributes: string
+  readonly searchKey: string
+  readonly status: string
+  readonly subscribedAt: string | null
+  readonly unsubscribedAt: string | null
+  readonly updatedAt: string
+  readonly lastImportId: number
+}
+
+/** The columns of a subscriber an import creates. */
+export type NewSubscriberColumns = ImportedSubscriberColumns & {
+  readonly uuid: string
+  readonly emailListId: number
+  readonly email: string
+  readonly createdAt: string
+}
+
+/** A subscriber-tag link. */
+export type TagLinkRow = { readonly subscriberId: number; readonly tagId: number }
+
+/**
+ * The statements of an import batch whose size grows with the batch; a dialect may run them its own faster way.
+ * Every one runs inside the batch's transaction.
+ */
+export interface ImportBulkWrites {
+  /** The list's subscribers with these (distinct) addresses. */
+  readonly existing: (emailListId: number, emails: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ExistingSubscriberRow>, SqlError>
+  /** Writes the imported columns of existing subscribers (each id once). */
+  readonly update: (rows: ReadonlyArray<{ readonly id: number; readonly columns: ImportedSubscriberColumns }>) => Effect.Effect<void, SqlError>
+  /** Inserts new subscribers; their ids, in the order of `rows`. */
+  readonly insert: (rows: ReadonlyArray<NewSubscriberColumns>) => Effect.Effect<ReadonlyArray<number>, SqlError>
+  /** Links subscribers that have no link yet (the batch's new ones) to tags. */
+  readonly link: (links: ReadonlyArray<TagLinkRow>) => Effect.Effect<void, SqlError>
+  /** Records events, in order. */
+  readonly record: (events: ReadonlyArray<NewEvent>) => Effect.Effect<void, SqlError>
+}
+
+const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
+
+/** The bulk statements in portable SQL: IN look-ups, multi-row inserts, one UPDATE per changed subscriber. */
+export const sqlImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
+  existing: (emailListId, emails) =>
+    Effect.gen(function*() {
+      const found: Array<ExistingSubscriberRow> = []
+      for (const part of chunks(emails, 5_000)) {
+        found.push(...yield* sql<ExistingSubscriberRow>`SELECT id, email, first_name, last_name, extra_attributes, subscribed_at,
+            unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email IN ${sql.in(part)}`)
+      }
+      return found
+    }),
+  update: (rows) =>
+    Effect.forEach(rows, ({ columns, id }) => sql`UPDATE subscribers SET ${sql.update(columns)} WHERE id = ${id}`, { discard: true }),
+  insert: (rows) =>
+    Effect.gen(function*() {
+      const ids: Array<number> = []
+      for (const part of chunks(rows, INSERT_CHUNK)) {
+        // matched by address: neither database promises RETURNING rows in VALUES order
+        const idOf = new Map<string, number>()
+        for (const { email, id } of yield* sql<{ readonly id: number; readonly email: string }>`INSERT INTO subscribers ${sql.insert(part)} RETURNING id, email`) {
+          idOf.set(email, Number(id))
+        }
+        for (const { email } of part) ids.push(idOf.get(email)!)
+      }
+      return ids
+    }),
+  link: (links) => Effect.forEach(chunks(links, 2_000), (part) => sql`INSERT INTO subscriber_tags ${sql.insert(part)}`, { discard: true }),
+  record: (events) => insertEvents(sql, events)
+})

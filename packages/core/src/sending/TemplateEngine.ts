@@ -14,6 +14,9 @@ const engine = (escaping: Escaping): Liquid => {
   const liquid = new Liquid({
     ...(escaping === "html" ? { outputEscape: "escape" as const } : {}),
     ownPropertyOnly: true,
+    // fixed, so that dates render alike on every machine; also spares LiquidJS asking Intl at start-up (which maps ~8 MB
+    // of ICU data into an idle server)
+    locale: "en-US",
     strictFilters: true,
     // a template may not loop or grow without end: bounds per render (ms of CPU, bytes of output)
     renderLimit: 1_000,

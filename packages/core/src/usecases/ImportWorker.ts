@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Either, Option } from "effect"
+import { Context, Duration, Effect, Either, Fiber, Option } from "effect"
 import type { ImportRules } from "../domain/ImportDecision.js"
 import { type ImportColumns, importColumns, type ImportRow, importRow, type RejectedRow } from "../domain/ImportRow.js"
 import { importTransitions } from "../domain/ImportStatus.js"
@@ -82,32 +82,49 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
         let rows: Array<ImportRow> = []
         let rejected: Array<RejectedRow> = []
 
+        /** Writes one batch after `before` rows; fails with Lost when the import is no longer this worker's. */
+        const write = (batchRows: Array<ImportRow>, batchRejected: Array<RejectedRow>, before: number) =>
+          Effect.gen(function*() {
+            const count = batchRows.length + batchRejected.length
+            const at = yield* now
+            const written = yield* batches.write({
+              importId: subscriberImport.id,
+              emailListId: subscriberImport.emailListId,
+              rules,
+              rows: batchRows,
+              rejected: batchRejected,
+              processedBefore: before,
+              processedAfter: before + count,
+              leaseUntil: leaseFrom(at),
+              at
+            })
+            if (Option.isNone(written)) return yield* Effect.fail(new Lost())
+            MailroomMetrics.importRows.imported.unsafeUpdate(count - written.value.rejected, [])
+            MailroomMetrics.importRows.rejected.unsafeUpdate(written.value.rejected, [])
+            yield* log.add(
+              String(subscriberImport.id),
+              count - written.value.rejected,
+              written.value.rejected,
+              (t) => `Subscriber import ${subscriberImport.id}: ${before + count} rows processed, ${t.failed} errors, ${t.rate} rows/s`,
+              { rows: before + count }
+            )
+          })
+
+        /** The batch being written while the next one is parsed (the store works while this process parses). */
+        let writing: Fiber.Fiber<void, Lost> | null = null
+        /** Waits until the batch being written is committed. */
+        const settle = Effect.suspend(() => (writing === null ? Effect.void : Fiber.join(writing)))
+
+        /**
+         * Hands the gathered rows to a writer once the previous batch is committed, and goes back to parsing. Batches
+         * are still written one after another, each guarded by the row count it follows, so resuming is unchanged.
+         */
         const flush = Effect.gen(function*() {
           const count = rows.length + rejected.length
           if (count === 0) return
-          const at = yield* now
-          const written = yield* batches.write({
-            importId: subscriberImport.id,
-            emailListId: subscriberImport.emailListId,
-            rules,
-            rows,
-            rejected,
-            processedBefore: processed,
-            processedAfter: processed + count,
-            leaseUntil: leaseFrom(at),
-            at
-          })
-          if (Option.isNone(written)) return yield* Effect.fail(new Lost())
+          yield* settle
+          writing = yield* Effect.fork(write(rows, rejected, processed))
           processed += count
-          MailroomMetrics.importRows.imported.unsafeUpdate(count - written.value.rejected, [])
-          MailroomMetrics.importRows.rejected.unsafeUpdate(written.value.rejected, [])
-          yield* log.add(
-            String(subscriberImport.id),
-            count - written.value.rejected,
-            written.value.rejected,
-            (t) => `Subscriber import ${subscriberImport.id}: ${processed} rows processed, ${t.failed} errors, ${t.rate} rows/s`,
-            { rows: processed }
-          )
           rows = []
           rejected = []
           // a macrotask boundary: with a synchronous driver (SQLite) the API would otherwise wait for the whole import
@@ -163,14 +180,15 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
             // parsed in slices, so that only a few thousand rows are held at once whatever the size of a part
             for (let at = 0; at < part.text.length; at += PARSE_SLICE) {
               const problem = yield* takeAll(reader.push(part.text.slice(at, at + PARSE_SLICE)))
-              if (problem !== undefined) return yield* Effect.as(fail(subscriberImport, problem), false)
+              if (problem !== undefined) return yield* Effect.as(Effect.zipRight(settle, fail(subscriberImport, problem)), false)
             }
           }
           after = parts[parts.length - 1]!.seq
         }
         const problem = (yield* takeAll(reader.end())) ?? (columns === null ? "The CSV is empty: it has no header row." : undefined)
-        if (problem !== undefined) return yield* Effect.as(fail(subscriberImport, problem), false)
+        if (problem !== undefined) return yield* Effect.as(Effect.zipRight(settle, fail(subscriberImport, problem)), false)
         yield* flush
+        yield* settle
         return true
       })
 

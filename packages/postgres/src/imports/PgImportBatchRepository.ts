@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { ImportBatchRepository } from "@mailroom/core"
-import { type ExistingSubscriberRow, type ImportBulkWrites, importBatchRepository } from "@mailroom/sql"
+import { type ExistingSubscriberRow, type ImportBulkWrites, importBatchRepository, isoText } from "@mailroom/sql"
 import { Effect, type Layer } from "effect"
 import { copyRows } from "./copyRows.js"
 import { transactionClient } from "./transactionClient.js"
@@ -65,7 +65,7 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
         "events",
         ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"],
         events.map((e) => [
-          e.type, e.occurredAt.toISOString(), e.emailListId, e.subscriberId, e.campaignId, e.sendId, e.refId,
+          e.type, isoText(e.occurredAt), e.emailListId, e.subscriberId, e.campaignId, e.sendId, e.refId,
           e.data === null ? null : JSON.stringify(e.data)
         ])
       ))

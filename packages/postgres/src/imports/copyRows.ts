@@ -18,15 +18,21 @@ const field = (value: CopyValue): string => {
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPED[c]!) : value
 }
 
-/** The rows in COPY's text format, one line each. */
-const copyText = (rows: ReadonlyArray<ReadonlyArray<CopyValue>>): string => {
+/** Characters of COPY text sent per write: small enough to stay out of V8's large-object space (no major GC each). */
+const CHUNK = 32_768
+
+/** Writes the rows in COPY's text format (one line each) to `stream`, in chunks of about CHUNK characters. */
+const writeCopyText = (stream: NodeJS.WritableStream, rows: ReadonlyArray<ReadonlyArray<CopyValue>>): void => {
   let text = ""
   for (const row of rows) {
-    let line = ""
-    for (let i = 0; i < row.length; i++) line += (i === 0 ? "" : "\t") + field(row[i]!)
-    text += line + "\n"
+    for (let i = 0; i < row.length; i++) text += (i === 0 ? "" : "\t") + field(row[i]!)
+    text += "\n"
+    if (text.length >= CHUNK) {
+      stream.write(text)
+      text = ""
+    }
   }
-  return text
+  stream.end(text)
 }
 
 /** Copies rows into `table`'s `columns` with `COPY … FROM STDIN` (text format) on `client`, in its transaction. */
@@ -39,7 +45,7 @@ export const copyRows = (
   rows.length === 0 ? Effect.void : Effect.tryPromise({
     try: () => {
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`))
-      stream.end(copyText(rows))
+      writeCopyText(stream, rows)
       return finished(stream)
     },
     catch: (cause) => new SqlError({ cause, message: `Failed to copy rows into ${table}` })

@@ -1,22 +1,10 @@
 import type { SqlClient } from "@effect/sql"
 import type { NewEvent } from "@mailroom/core"
 import { Effect } from "effect"
+import { isoText } from "../isoText.js"
 
 /** Events per multi-row INSERT (8 columns each). */
 const CHUNK = 1_000
-
-/** An ISO text per instant, remembered for the last one: the events of one batch nearly always share it. */
-const isoText = (() => {
-  let time = Number.NaN
-  let text = ""
-  return (at: Date) => {
-    if (at.getTime() !== time) {
-      time = at.getTime()
-      text = at.toISOString()
-    }
-    return text
-  }
-})()
 
 /** The columns of an event row (its `tx` is the database's default). */
 const row = (event: NewEvent) => ({

@@ -98,7 +98,7 @@ export const NODE_FLAGS = (JSON.parse(readFileSync("package.json", "utf8")) as {
 export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
   spawn("node", [...nodeArgs(), "packages/server/dist/mailroom.mjs", command], {
     env: { ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", process.env["BENCH_STDOUT"] ? "inherit" : "ignore", "inherit"]
   })
 
 /** The node flags of the Mailroom processes a benchmark starts. */

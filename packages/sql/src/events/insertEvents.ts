@@ -2,27 +2,31 @@ import type { SqlClient } from "@effect/sql"
 import type { NewEvent } from "@mailroom/core"
 import { Effect } from "effect"
 import { isoText } from "../isoText.js"
+import { type InsertValue, valuesInsert } from "../valuesInsert.js"
 
 /** Events per multi-row INSERT (8 columns each). */
 const CHUNK = 1_000
 
-/** The columns of an event row (its `tx` is the database's default). */
-const row = (event: NewEvent) => ({
-  type: event.type,
-  createdAt: isoText(event.occurredAt),
-  emailListId: event.emailListId,
-  subscriberId: event.subscriberId,
-  campaignId: event.campaignId,
-  sendId: event.sendId,
-  refId: event.refId,
-  data: event.data === null ? null : JSON.stringify(event.data)
-})
+const COLUMNS = ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"]
 
-/** Records events in the current transaction, in multi-row inserts. */
+/** Records events in the current transaction, in multi-row inserts (its `tx` is the database's default). */
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
   Effect.gen(function*() {
     for (let at = 0; at < events.length; at += CHUNK) {
-      yield* sql`INSERT INTO events ${sql.insert(events.slice(at, at + CHUNK).map(row))}`
+      const end = Math.min(events.length, at + CHUNK)
+      const values = new Array<InsertValue>((end - at) * COLUMNS.length)
+      for (let i = at, v = 0; i < end; i++) {
+        const event = events[i]!
+        values[v++] = event.type
+        values[v++] = isoText(event.occurredAt)
+        values[v++] = event.emailListId
+        values[v++] = event.subscriberId
+        values[v++] = event.campaignId
+        values[v++] = event.sendId
+        values[v++] = event.refId
+        values[v++] = event.data === null ? null : JSON.stringify(event.data)
+      }
+      yield* valuesInsert(sql, "events", COLUMNS, values)
     }
   })
 

@@ -1,6 +1,6 @@
 import { Chunk, Duration, Effect, Option, Stream } from "effect"
 import { Transactor } from "../ports/Transactor.js"
-import { pollForever } from "../usecases/pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import type { DomainEvent } from "./DomainEvent.js"
 import { EventOutbox } from "./EventOutbox.js"
 import { isBefore, START } from "./EventPosition.js"
@@ -65,7 +65,8 @@ export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/
         pollForever(
           `Event consumer ${consumer}`,
           Effect.provide(step(consumer, handler, options), context),
-          options.idle ?? Duration.millis(200)
+          options.idle ?? Duration.millis(200),
+          SLOWEST_IDLE_POLL
         ))
 
     /** Handles every event waiting for the consumer now (tests and tools). */

@@ -9,7 +9,7 @@ import { CampaignActions } from "./CampaignActions.js"
 import { CampaignSender } from "./CampaignSender.js"
 import { DeliveryOptions } from "./DeliveryOptions.js"
 import { now } from "./now.js"
-import { pollForever } from "./pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "./pollForever.js"
 import { makeProgressLog } from "./ProgressLog.js"
 
 /**
@@ -156,7 +156,8 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         transportPause = Math.min(Math.max(1_000, transportPause * 2), 30_000)
         return Duration.millis(transportPause)
       }),
-      options.pollInterval
+      options.pollInterval,
+      SLOWEST_IDLE_POLL
     )
 
     return { step, drain, run } as const

@@ -10,7 +10,7 @@ import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "./now.js"
 import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
-import { pollForever } from "./pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "./pollForever.js"
 import { makeProgressLog } from "./ProgressLog.js"
 
 /** Tuning of the import worker: rows per transaction, lease, CSV parts read at once, idle polling. */
@@ -254,7 +254,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
     })
 
     /** Polls forever; the server forks it, `mailroom worker` runs it. */
-    const run = pollForever("Subscriber imports", step(), options.pollInterval)
+    const run = pollForever("Subscriber imports", step(), options.pollInterval, SLOWEST_IDLE_POLL)
 
     return { step, drain, run } as const
   })

@@ -10,7 +10,7 @@ import { CONFIRMATION_MAIL, ConfirmationMails } from "./ConfirmationMails.js"
 import { makeDeliveryProblems } from "../sending/DeliveryProblems.js"
 import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 import { now } from "./now.js"
-import { pollForever } from "./pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "./pollForever.js"
 
 /** How the worker polls: pause when no job is due, lease length, batch size and parallel jobs. */
 export class JobWorkerOptions extends Context.Reference<JobWorkerOptions>()("@mailroom/JobWorkerOptions", {
@@ -94,7 +94,7 @@ export class JobWorker extends Effect.Service<JobWorker>()("@mailroom/JobWorker"
     })
 
     /** Polls forever; run it in a fiber (the server forks it; `mailroom worker` runs only this). */
-    const run = pollForever("Job worker", runDue(), options.pollInterval)
+    const run = pollForever("Job worker", runDue(), options.pollInterval, SLOWEST_IDLE_POLL)
 
     return { runDue, drain, run } as const
   })

@@ -78,6 +78,8 @@ import { AutomationMailDelivery } from "../automations/AutomationMailDelivery.js
 import { AutomationMails } from "../automations/AutomationMails.js"
 import { AutomationMailTestMails } from "../automations/AutomationMailTestMails.js"
 import { AutomationMailWakeup } from "../automations/AutomationMailWakeup.js"
+import { SignalingTransactor } from "./SignalingTransactor.js"
+import { WorkSignal } from "./WorkSignal.js"
 
 /** Every storage port a Mailroom store provides. */
 export type Storage =
@@ -144,6 +146,7 @@ export type Mailroom =
   | AutomationMails
   | AutomationMailDelivery
   | AutomationMailWakeup
+  | WorkSignal
 
 const support = Layer.mergeAll(
   FeedbackIntake.Default,
@@ -191,7 +194,10 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
   Layer.provide(BouncePolicy.Default),
   Layer.provide(TransactionalWakeup.Default),
   Layer.provideMerge(AutomationMailWakeup.Default),
-  Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default))
+  Layer.provideMerge(Layer.mergeAll(UrlSigner.Default, PublicLinks.Default)),
+  // use cases commit through the signaling Transactor, so that idle workers polling slowly look again at once
+  Layer.provide(SignalingTransactor),
+  Layer.provideMerge(WorkSignal.Default)
 )
 
 /** Outgoing webhook delivery (the dispatcher and the senders), given a store and the HTTP adapter's payloads and transport. */

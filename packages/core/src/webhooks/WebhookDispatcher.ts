@@ -4,7 +4,7 @@ import { newUuid } from "../domain/Ids.js"
 import type { DomainEvent } from "../events/DomainEvent.js"
 import { EventConsumers } from "../events/EventConsumers.js"
 import { now } from "../usecases/now.js"
-import { pollForever } from "../usecases/pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import { makeMailSendingProbe } from "./mailSending.js"
 import { WebhookOptions } from "./WebhookOptions.js"
 import { wantsEvent } from "./Webhook.js"
@@ -81,7 +81,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
     })
 
     /** Dispatches until interrupted. */
-    const run = pollForever("Webhook dispatcher", step, options.idle)
+    const run = pollForever("Webhook dispatcher", step, options.idle, SLOWEST_IDLE_POLL)
 
     /** Dispatches every event waiting now (tests and tools). */
     const drain = consumers.drain(WEBHOOK_CONSUMER, handle, options)

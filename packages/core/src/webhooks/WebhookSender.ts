@@ -4,7 +4,7 @@ import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "../usecases/now.js"
 import { makeOutage, untilItWorks } from "../usecases/Outage.js"
-import { pollForever } from "../usecases/pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import type { ClaimedWebhookDelivery, WebhookAttempt } from "./WebhookDeliveryRepository.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
 import { makeMailSendingProbe } from "./mailSending.js"
@@ -137,7 +137,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     /** Sends until interrupted: several loops, each polling when there is nothing due. */
     const run: Effect.Effect<never> = Effect.raceAll(
       Array.from({ length: Math.max(1, options.loops) }, (_, loop) =>
-        pollForever("Webhook sender", step(`webhooks-${newUuid()}`, loop), options.pollInterval))
+        pollForever("Webhook sender", step(`webhooks-${newUuid()}`, loop), options.pollInterval, SLOWEST_IDLE_POLL))
     )
 
     /** Sends every delivery due now (tests and tools). */

@@ -19,6 +19,7 @@ import { DocsRoute } from "./DocsRoute.js"
 import { requestLogger } from "./requestLogger.js"
 import { requestMetrics } from "./requestMetrics.js"
 import { securityHeaders } from "./securityHeaders.js"
+import { wakeWorkers } from "./wakeWorkers.js"
 import { CampaignsLive } from "./handlers/CampaignsLive.js"
 import { ConfirmationLive } from "./handlers/ConfirmationLive.js"
 import { EmailListsLive } from "./handlers/EmailListsLive.js"
@@ -108,7 +109,7 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
   const limit = limitBody(maxBytes)
   const guard = guardBodies(maxBytes)
   const fair = clientLimits(options.clientLimits ?? DEFAULT_CLIENT_LIMITS)
-  return HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(app))))))).pipe(
+  return HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(wakeWorkers(app)))))))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(server),
     Layer.provide(DocsRoute),

@@ -28,7 +28,7 @@ export const pollForever = (
     const slowsDown = Option.isSome(signal) && most > base
     /** The wait after an empty step: longer each time, cut short by a nudge taken before the step. */
     const wait = (nudge: Deferred.Deferred<void> | null) => {
-      const millis = Math.min(most, base * 2 ** Math.min(empty++, 16))
+      const millis = slowsDown ? Math.min(most, base * 2 ** Math.min(empty++, 16)) : base
       if (nudge === null || millis <= base) return Effect.sleep(millis)
       return Effect.raceFirst(Effect.sleep(millis), Effect.andThen(Deferred.await(nudge), () => (empty = 0)))
     }

@@ -16,7 +16,7 @@ export class WorkSignal extends Effect.Service<WorkSignal>()("@mailroom/WorkSign
           nudge = next
           return Deferred.succeed(fired, undefined)
         })
-      }),
+      }).pipe(Effect.asVoid),
       /** The nudge to wait on: taken before a poll, so a commit during the poll still wakes the wait after it. */
       current: Effect.sync(() => nudge)
     } as const

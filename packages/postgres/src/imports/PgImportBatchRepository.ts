@@ -1,22 +1,19 @@
 import type { SqlClient } from "@effect/sql"
 import type { ImportBatchRepository } from "@mailroom/core"
-import { type ExistingSubscriberRow, type ImportBulkWrites, importBatchRepository, isoText } from "@mailroom/sql"
+import {
+  EVENT_COLUMNS,
+  eventValues,
+  type ExistingSubscriberRow,
+  IMPORTED_COLUMNS,
+  importedValues,
+  type ImportBulkWrites,
+  importBatchRepository,
+  NEW_SUBSCRIBER_COLUMNS,
+  newSubscriberValues
+} from "@mailroom/sql"
 import { Effect, type Layer } from "effect"
 import { copyRows } from "./copyRows.js"
 import { transactionClient } from "./transactionClient.js"
-
-/** The imported columns of a subscriber, in COPY order (after `id`). */
-const IMPORTED = [
-  "first_name",
-  "last_name",
-  "extra_attributes",
-  "search_key",
-  "status",
-  "subscribed_at",
-  "unsubscribed_at",
-  "updated_at",
-  "last_import_id"
-] as const
 
 /**
  * The bulk statements of an import batch on Postgres: one look-up with an array parameter, and COPY into the batch's
@@ -32,10 +29,13 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
     rows.length === 0 ? Effect.void : Effect.gen(function*() {
       yield* sql`CREATE TEMP TABLE import_updates (id INTEGER, first_name TEXT, last_name TEXT, extra_attributes TEXT,
         search_key TEXT, status TEXT, subscribed_at TEXT, unsubscribed_at TEXT, updated_at TEXT, last_import_id INTEGER) ON COMMIT DROP`
-      yield* copyRows(yield* transactionClient, "import_updates", ["id", ...IMPORTED], rows.map(({ columns: c, id }) => [
-        id, c.firstName, c.lastName, c.extraAttributes, c.searchKey, c.status, c.subscribedAt, c.unsubscribedAt, c.updatedAt, c.lastImportId
-      ]))
-      yield* sql`UPDATE subscribers s SET ${sql.literal(IMPORTED.map((column) => `${column} = u.${column}`).join(", "))}
+      yield* copyRows(
+        yield* transactionClient,
+        "import_updates",
+        ["id", ...IMPORTED_COLUMNS],
+        rows.map(({ columns, id }) => [id, ...importedValues(columns)])
+      )
+      yield* sql`UPDATE subscribers s SET ${sql.literal(IMPORTED_COLUMNS.map((column) => `${column} = u.${column}`).join(", "))}
         FROM import_updates u WHERE s.id = u.id`
       yield* sql`DROP TABLE import_updates`
     }),
@@ -47,11 +47,8 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
       yield* copyRows(
         yield* transactionClient,
         "subscribers",
-        ["id", "uuid", "email_list_id", "email", "created_at", ...IMPORTED],
-        rows.map((c, i) => [
-          ids[i]!, c.uuid, c.emailListId, c.email, c.createdAt, c.firstName, c.lastName, c.extraAttributes, c.searchKey, c.status,
-          c.subscribedAt, c.unsubscribedAt, c.updatedAt, c.lastImportId
-        ])
+        ["id", ...NEW_SUBSCRIBER_COLUMNS],
+        rows.map((c, i) => [ids[i]!, ...newSubscriberValues(c)])
       )
       return ids
     }),
@@ -60,15 +57,7 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
       copyRows(client, "subscriber_tags", ["subscriber_id", "tag_id"], links.map((link) => [link.subscriberId, link.tagId]))),
   record: (events) =>
     Effect.flatMap(transactionClient, (client) =>
-      copyRows(
-        client,
-        "events",
-        ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"],
-        events.map((e) => [
-          e.type, isoText(e.occurredAt), e.emailListId, e.subscriberId, e.campaignId, e.sendId, e.refId,
-          e.data === null ? null : JSON.stringify(e.data)
-        ])
-      ))
+      copyRows(client, "events", EVENT_COLUMNS, events.map(eventValues)))
 })
 
 /** ImportBatchRepository on Postgres: the portable batch with its bulk statements run through COPY. */

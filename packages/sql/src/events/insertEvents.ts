@@ -7,26 +7,29 @@ import { type InsertValue, valuesInsert } from "../valuesInsert.js"
 /** Events per multi-row INSERT (8 columns each). */
 const CHUNK = 1_000
 
-const COLUMNS = ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"]
+/** The columns of an event row, in the order of `eventValues` (its `tx` is the database's default). */
+export const EVENT_COLUMNS = ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"] as const
 
-/** Records events in the current transaction, in multi-row inserts (its `tx` is the database's default). */
+/** The values of EVENT_COLUMNS for an event. */
+export const eventValues = (event: NewEvent): Array<InsertValue> => [
+  event.type,
+  isoText(event.occurredAt),
+  event.emailListId,
+  event.subscriberId,
+  event.campaignId,
+  event.sendId,
+  event.refId,
+  event.data === null ? null : JSON.stringify(event.data)
+]
+
+/** Records events in the current transaction, in multi-row inserts. */
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
   Effect.gen(function*() {
     for (let at = 0; at < events.length; at += CHUNK) {
       const end = Math.min(events.length, at + CHUNK)
-      const values = new Array<InsertValue>((end - at) * COLUMNS.length)
-      for (let i = at, v = 0; i < end; i++) {
-        const event = events[i]!
-        values[v++] = event.type
-        values[v++] = isoText(event.occurredAt)
-        values[v++] = event.emailListId
-        values[v++] = event.subscriberId
-        values[v++] = event.campaignId
-        values[v++] = event.sendId
-        values[v++] = event.refId
-        values[v++] = event.data === null ? null : JSON.stringify(event.data)
-      }
-      yield* valuesInsert(sql, "events", COLUMNS, values)
+      const values = new Array<InsertValue>((end - at) * EVENT_COLUMNS.length)
+      for (let i = at, v = 0; i < end; i++) for (const value of eventValues(events[i]!)) values[v++] = value
+      yield* valuesInsert(sql, "events", EVENT_COLUMNS, values)
     }
   })
 

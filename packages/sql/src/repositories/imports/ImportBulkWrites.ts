@@ -4,6 +4,7 @@ import type { NewEvent } from "@mailroom/core"
 import { Effect } from "effect"
 import { insertEvents } from "../../events/insertEvents.js"
 import { type InsertValue, valuesInsert } from "../../valuesInsert.js"
+import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues } from "./importColumns.js"
 
 /** Rows per multi-row INSERT (13 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 500
@@ -61,23 +62,6 @@ export interface ImportBulkWrites {
   readonly record: (events: ReadonlyArray<NewEvent>) => Effect.Effect<void, SqlError>
 }
 
-/** The columns of a new subscriber, in the order `insert` gives their values. */
-const NEW_COLUMNS = [
-  "uuid",
-  "email_list_id",
-  "email",
-  "created_at",
-  "first_name",
-  "last_name",
-  "extra_attributes",
-  "search_key",
-  "status",
-  "subscribed_at",
-  "unsubscribed_at",
-  "updated_at",
-  "last_import_id"
-]
-
 const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
@@ -98,26 +82,12 @@ export const sqlImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites 
     Effect.gen(function*() {
       const ids: Array<number> = []
       for (const part of chunks(rows, INSERT_CHUNK)) {
-        const values = new Array<InsertValue>(part.length * NEW_COLUMNS.length)
+        const values = new Array<InsertValue>(part.length * NEW_SUBSCRIBER_COLUMNS.length)
         let v = 0
-        for (const c of part) {
-          values[v++] = c.uuid
-          values[v++] = c.emailListId
-          values[v++] = c.email
-          values[v++] = c.createdAt
-          values[v++] = c.firstName
-          values[v++] = c.lastName
-          values[v++] = c.extraAttributes
-          values[v++] = c.searchKey
-          values[v++] = c.status
-          values[v++] = c.subscribedAt
-          values[v++] = c.unsubscribedAt
-          values[v++] = c.updatedAt
-          values[v++] = c.lastImportId
-        }
+        for (const c of part) for (const value of newSubscriberValues(c)) values[v++] = value
         // matched by address: neither database promises RETURNING rows in VALUES order
         const idOf = new Map<string, number>()
-        for (const { email, id } of yield* valuesInsert<{ readonly id: number; readonly email: string }>(sql, "subscribers", NEW_COLUMNS, values, "id, email")) {
+        for (const { email, id } of yield* valuesInsert<{ readonly id: number; readonly email: string }>(sql, "subscribers", NEW_SUBSCRIBER_COLUMNS, values, "id, email")) {
           idOf.set(email, Number(id))
         }
         for (const { email } of part) ids.push(idOf.get(email)!)

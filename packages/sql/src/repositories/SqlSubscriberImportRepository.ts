@@ -22,6 +22,31 @@ const encodeRow = Schema.encode(ImportRow)
 
 const iso = (date: Date | null | undefined) => (date === undefined ? undefined : date === null ? null : date.toISOString())
 
+/** Characters per stored piece of an uploaded CSV text. */
+const PIECE = 1_000_000
+
+/**
+ * A CSV text cut into pieces of at most PIECE characters, each ending at a line break where there is one (never between
+ * the halves of a surrogate pair): the driver converts each bound text at once, and 8 MB conversions left that much
+ * native memory behind per upload, where 1 MB ones are reused; the import reads the pieces in order as one text.
+ */
+export const csvPieces = (csv: string): Array<string> => {
+  const pieces: Array<string> = []
+  let at = 0
+  while (csv.length - at > PIECE) {
+    let end = csv.lastIndexOf("\n", at + PIECE - 1) + 1
+    if (end <= at) {
+      end = at + PIECE
+      const code = csv.charCodeAt(end - 1)
+      if (code >= 0xd800 && code <= 0xdbff) end--
+    }
+    pieces.push(csv.slice(at, end))
+    at = end
+  }
+  pieces.push(csv.slice(at))
+  return pieces
+}
+
 /** SubscriberImportRepository over SqlClient; leases use `FOR UPDATE SKIP LOCKED` on Postgres. */
 export const SqlSubscriberImportRepository = Layer.effect(
   SubscriberImportRepository,
@@ -29,9 +54,11 @@ export const SqlSubscriberImportRepository = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
     const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeImports(rows), (found) => Option.fromNullable(found[0]))
+    /** Stores a CSV text after the import's other parts, in pieces of at most PIECE characters. */
     const addPart = (id: number, csv: string) =>
-      sql`INSERT INTO subscriber_import_parts (import_id, seq, csv)
-          SELECT ${id}, COALESCE(MAX(seq), 0) + 1, ${csv} FROM subscriber_import_parts WHERE import_id = ${id}`
+      Effect.forEach(csvPieces(csv), (piece) =>
+        sql`INSERT INTO subscriber_import_parts (import_id, seq, csv)
+          SELECT ${id}, COALESCE(MAX(seq), 0) + 1, ${piece} FROM subscriber_import_parts WHERE import_id = ${id}`, { discard: true })
     const dropParts = (id: number) => sql`DELETE FROM subscriber_import_parts WHERE import_id = ${id}`
     const set = (changes: Record<string, unknown>) =>
       sql.update(Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Record<string, never>)

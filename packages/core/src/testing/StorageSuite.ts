@@ -13,6 +13,7 @@ import { webhookContract } from "./suite/webhookContract.js"
 import { importBatchContract } from "./suite/importBatchContract.js"
 import { importBatchMixedContract } from "./suite/importBatchMixedContract.js"
 import { importBatchRulesContract } from "./suite/importBatchRulesContract.js"
+import { importUploadContract } from "./suite/importUploadContract.js"
 import { jobQueueContract } from "./suite/jobQueueContract.js"
 import { queueDepthsContract } from "./suite/queueDepthsContract.js"
 import { engagementHistoryContract } from "./suite/engagementHistoryContract.js"
@@ -59,6 +60,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     trackingQueryContract(makeStorage)
     settingsContract(makeStorage)
     subscriberImportContract(makeStorage)
+    importUploadContract(makeStorage)
     importBatchContract(makeStorage)
     importBatchRulesContract(makeStorage)
     importBatchMixedContract(makeStorage)

@@ -114,23 +114,6 @@ export const subscriberImportContract = (makeStorage: MakeStorage) =>
         expect(texts(yield* repo.csvParts(other.id, 0, 10))).toEqual(["email\nother@example.com\n", "x@example.com\n"])
       })))
 
-    it.effect("a CSV text of several MB comes back whole and in order, after the parts before it", () =>
-      run(Effect.gen(function*() {
-        const repo = yield* SubscriberImportRepository
-        const draft = yield* insertImport(yield* aList, {}, "email\n")
-        const rows = Array.from({ length: 120_000 }, (_, i) => `user${i}@example.com,Ünïcödé ${i} 😀`).join("\n")
-        yield* repo.append(draft.id, rows, at(5))
-        yield* repo.append(draft.id, "\nlast@example.com\n", at(6))
-        const read: Array<string> = []
-        for (let after = 0, parts = yield* repo.csvParts(draft.id, 0, 3); parts.length > 0; parts = yield* repo.csvParts(draft.id, after, 3)) {
-          read.push(...texts(parts))
-          after = parts.at(-1)!.seq
-        }
-        expect(read.join("")).toBe(`email\n${rows}\nlast@example.com\n`)
-        expect(read[0]).toBe("email\n")
-        expect(read.at(-1)).toBe("\nlast@example.com\n")
-      })))
-
     it.effect("replaces a draft's settings and CSV, forgetting the old parts", () =>
       run(Effect.gen(function*() {
         const repo = yield* SubscriberImportRepository

@@ -16,8 +16,6 @@ import { nextDay, nextOccurrence, startOfDay } from "./waitUntil.js"
 /** The consumer name of the automation triggers in the outbox. */
 export const AUTOMATION_CONSUMER = "automations"
 
-/** Read from the first kept event: an automation's start time, not the consumer's, decides which events enrol. */
-
 /** Whether an event enrols its subscriber in the automation (its list, its trigger, and not older than its start). */
 const enrols = (automation: Automation, event: DomainEvent): boolean => {
   const trigger = automation.trigger
@@ -55,7 +53,10 @@ export class AutomationTriggers extends Effect.Service<AutomationTriggers>()("@m
       automations.started,
       (started) => started.filter((a) => a.trigger !== null && ["subscribed", "tag_added", "tag_removed"].includes(a.trigger.type))
     )
-    /** Events are read from the first recorded on, and only while an automation can be triggered by one. */
+    /**
+     * Events are read from the first kept one (an automation's start time, not the consumer's, decides which events
+     * enrol), and only while an automation can be triggered by one.
+     */
     const CONSUME = { start: "beginning", interested: Effect.map(eventTriggered, (started) => started.length > 0) } as const
 
     /** Enters the subscribers of a batch of events in the automations their events trigger. */

@@ -42,8 +42,9 @@ export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/
       options: ConsumerOptions = {}
     ) {
       return yield* withTransaction(Effect.gen(function*() {
-        if (options.interested !== undefined) {
-          // the end is read before asking, so an event recorded after a webhook or automation appeared is never skipped
+        if (options.interested !== undefined && !(yield* options.interested)) {
+          // asked again after reading the end, so an event recorded after a webhook or automation appeared is never
+          // skipped; a consumer with something to do reads no end at all
           const end = yield* outbox.end
           if (!(yield* options.interested)) {
             const held = yield* outbox.claim(consumer, { limit: 0, start: options.start ?? "end" })

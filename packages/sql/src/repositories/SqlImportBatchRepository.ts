@@ -17,6 +17,7 @@ import {
   TagRepository
 } from "@mailroom/core"
 import { Effect, Layer, Option } from "effect"
+import { chunks } from "../chunks.js"
 import { searchKey, statusCounter } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
 import {
@@ -101,9 +102,6 @@ const tagLinks = (written: ReadonlyArray<Written>, idOf: ReadonlyMap<string, num
 
 /** Whether an import's row count passed a power of two from 4,096 on (statistics are refreshed there). */
 const doubled = (before: number, after: number) => after >= 4_096 && Math.floor(Math.log2(after)) > Math.floor(Math.log2(Math.max(1, before)))
-
-const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 /**
  * ImportBatchRepository over SqlClient, with the batch's bulk statements run by `bulkOf`. A batch is a handful of

@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { NewEvent } from "@mailroom/core"
 import { Effect } from "effect"
+import { chunks } from "../../chunks.js"
 import { insertEvents } from "../../events/insertEvents.js"
 import { type InsertValue, valuesInsert } from "../../valuesInsert.js"
 import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues } from "./importColumns.js"
@@ -61,9 +62,6 @@ export interface ImportBulkWrites {
   /** Records events, in order. */
   readonly record: (events: ReadonlyArray<NewEvent>) => Effect.Effect<void, SqlError>
 }
-
-const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 /** The bulk statements in portable SQL: IN look-ups, multi-row inserts, one UPDATE per changed subscriber. */
 export const sqlImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({

@@ -5,6 +5,7 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { Storage } from "@mailroom/core"
 import { SqlStorage } from "@mailroom/sql"
 import { Effect, Layer, String } from "effect"
+import { walCheckpointer } from "./walCheckpointer.js"
 
 /** Options of the SQLite store. */
 export interface SqliteStorageOptions {
@@ -43,5 +44,8 @@ const tuned = (filename: string) =>
   )
 
 /** Every storage port on SQLite, migrated at build. */
-export const SqliteStorage = (options: SqliteStorageOptions): Layer.Layer<Storage | SqlClient.SqlClient> =>
-  SqlStorage.pipe(Layer.provide(tuned(options.filename)), Layer.provideMerge(sqliteClient(options)))
+export const SqliteStorage = (options: SqliteStorageOptions): Layer.Layer<Storage | SqlClient.SqlClient> => {
+  const storage = SqlStorage.pipe(Layer.provide(tuned(options.filename)), Layer.provideMerge(sqliteClient(options)))
+  // built after the migrations, so that they never start the checkpoint worker
+  return options.filename === ":memory:" ? storage : walCheckpointer(options.filename).pipe(Layer.provideMerge(storage))
+}

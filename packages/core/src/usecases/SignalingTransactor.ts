@@ -1,13 +1,25 @@
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer } from "effect"
 import { Transactor } from "../ports/Transactor.js"
 import { WorkSignal } from "./WorkSignal.js"
 
-/** The store's Transactor, telling the WorkSignal after each transaction that ends successfully. */
+/** Whether the current fiber runs inside a transaction already (a nested call joins it and commits nothing itself). */
+const inTransaction = FiberRef.unsafeMake(false)
+
+/**
+ * The store's Transactor, telling the WorkSignal when an outermost transaction commits: a nested call joins the outer
+ * one, so it commits nothing and says nothing; a transaction that fails or is rolled back says nothing either.
+ */
 export const SignalingTransactor = Layer.effect(
   Transactor,
   Effect.gen(function*() {
     const { withTransaction } = yield* Transactor
     const signal = yield* WorkSignal
-    return Transactor.of({ withTransaction: (self) => Effect.tap(withTransaction(self), () => signal.notify) })
+    return Transactor.of({
+      withTransaction: (self) =>
+        Effect.flatMap(FiberRef.get(inTransaction), (nested) =>
+          nested
+            ? withTransaction(self)
+            : Effect.tap(withTransaction(Effect.locally(self, inTransaction, true)), () => signal.notify))
+    })
   })
 )

@@ -143,6 +143,20 @@ describe("web admin in Chromium", () => {
     await admin.server.call("DELETE", `/api/email-lists/${list.body.data.uuid}`)
   })
 
+  it("says Saved. once a settings form is saved, and no longer when a field changes again", async () => {
+    const list = await admin.server.call("POST", "/api/email-lists", { name: "Saving", default_from_email: "saving@example.com" })
+    const uuid = list.body.data.uuid as string
+    await page.goto(`${base}/admin/lists/${uuid}`)
+    const saved = page.getByRole("status").filter({ hasText: "Saved." })
+    await page.getByLabel("From name", { exact: true }).fill("The Saving Team")
+    await page.getByRole("button", { name: "Save" }).click()
+    await expect.poll(() => saved.count()).toBe(1)
+    expect((await admin.server.call("GET", `/api/email-lists/${uuid}`)).body.data.default_from_name).toBe("The Saving Team")
+    await page.getByLabel("From name", { exact: true }).fill("The Savings Team")
+    await expect.poll(() => saved.count()).toBe(0)
+    await admin.server.call("DELETE", `/api/email-lists/${uuid}`)
+  })
+
   it("shows a read-only token no button that changes anything", async () => {
     await page.goto(`${base}/admin/tokens`)
     await page.getByLabel("Name", { exact: true }).fill("dashboards")

@@ -75,3 +75,27 @@ export const useAction = (): Action => {
   }, [])
   return { busy, error, run, clear: useCallback(() => setError(undefined), []) }
 }
+
+/** A form's save: an Action that also tells whether the last save succeeded with nothing changed since. */
+export interface Save extends Action {
+  readonly saved: boolean
+  /** The form changed since its last save: "Saved." goes away. */
+  readonly changed: () => void
+}
+
+/**
+ * Saves a form: `saved` turns off when a save starts and on when it succeeds, and off again whenever `form` (the
+ * form's values, as text) changes.
+ */
+export const useSave = (form?: string): Save => {
+  const action = useAction()
+  const [saved, setSaved] = useState(false)
+  useEffect(() => setSaved(false), [form])
+  const run = useCallback(async (work: () => Promise<unknown>) => {
+    setSaved(false)
+    const ok = await action.run(work)
+    setSaved(ok)
+    return ok
+  }, [action.run])
+  return { ...action, run, saved, changed: useCallback(() => setSaved(false), []) }
+}

@@ -2,7 +2,7 @@ import { Fragment } from "preact"
 import { useState } from "preact/hooks"
 import { api, type Collection } from "../api/client"
 import type { AutomationMail, EmailList, Segment } from "../api/types"
-import { useAction, useApi } from "../api/useApi"
+import { useApi, useSave } from "../api/useApi"
 import { FormError } from "../components/ErrorMessage"
 import { CheckField, SelectField, TextArea, TextField } from "../components/Field"
 import { Panel } from "../components/Page"
@@ -45,9 +45,8 @@ export const AutomationDefinition = ({ automation, mails, lists, onSaved }: {
   const [afterHalt, setAfterHalt] = useState(automation.repeat_only_after_halt)
   const [definition, setDefinition] = useState(definitionText(automation))
   const [jsonProblem, setJsonProblem] = useState<string | undefined>(undefined)
-  const [saved, setSaved] = useState(false)
   const segments = useApi<Collection<Segment>>(list ? `/email-lists/${list}/segments?per_page=100` : null)
-  const action = useAction()
+  const action = useSave()
   const reset = (from: Automation) => {
     setName(from.name)
     setList(from.email_list_uuid ?? "")
@@ -60,7 +59,7 @@ export const AutomationDefinition = ({ automation, mails, lists, onSaved }: {
   }
   const submit = async (event: Event) => {
     event.preventDefault()
-    setSaved(false)
+    action.changed()
     let parsed: unknown
     try {
       parsed = JSON.parse(definition)
@@ -88,7 +87,6 @@ export const AutomationDefinition = ({ automation, mails, lists, onSaved }: {
     })
     if (ok && answer) {
       reset(answer.data)
-      setSaved(true)
       onSaved()
     }
   }
@@ -118,7 +116,7 @@ export const AutomationDefinition = ({ automation, mails, lists, onSaved }: {
           value={definition}
           onValue={(value) => {
             setDefinition(value)
-            setSaved(false)
+            action.changed()
           }}
           rows={22}
           mono
@@ -156,7 +154,7 @@ export const AutomationDefinition = ({ automation, mails, lists, onSaved }: {
           </p>
         )}
         <FormError error={action.error} fields={["name", "email_list_uuid", "segment_uuid"]} />
-        <SaveActions busy={action.busy} saved={saved}>
+        <SaveActions busy={action.busy} saved={action.saved}>
           {automation.status === "started" && <span class="muted">It is started: changes apply to the next step of each subscriber.</span>}
         </SaveActions>
       </form>

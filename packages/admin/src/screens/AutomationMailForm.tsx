@@ -1,7 +1,7 @@
-import { useEffect, useState } from "preact/hooks"
+import { useState } from "preact/hooks"
 import { api, type Collection } from "../api/client"
 import type { AutomationMail, Template } from "../api/types"
-import { useAction, useApi } from "../api/useApi"
+import { useApi, useSave } from "../api/useApi"
 import { writable } from "../api/writable"
 import { FormError } from "../components/ErrorMessage"
 import { CheckField, TextField } from "../components/Field"
@@ -30,8 +30,6 @@ export const AutomationMailForm = ({ mail, editable, onSaved }: { mail: Automati
   const [linkTags, setLinkTags] = useState(mail.add_subscriber_link_tags)
   const [trackOpens, setTrackOpens] = useState(mail.track_opens)
   const [trackClicks, setTrackClicks] = useState(mail.track_clicks)
-  const [saved, setSaved] = useState(false)
-  const action = useAction()
   const body = {
     ...writable(mail, AUTOMATION_MAIL_FIELDS),
     name,
@@ -46,13 +44,10 @@ export const AutomationMailForm = ({ mail, editable, onSaved }: { mail: Automati
     track_opens: trackOpens,
     track_clicks: trackClicks
   }
-  useEffect(() => setSaved(false), [JSON.stringify(body)])
+  const action = useSave(JSON.stringify(body))
   const submit = async (event: Event) => {
     event.preventDefault()
-    if (await action.run(() => api.put(`/automation-mails/${mail.uuid}`, body))) {
-      setSaved(true)
-      onSaved()
-    }
+    if (await action.run(() => api.put(`/automation-mails/${mail.uuid}`, body))) onSaved()
   }
   return (
     <Panel title="Content and settings">
@@ -71,7 +66,7 @@ export const AutomationMailForm = ({ mail, editable, onSaved }: { mail: Automati
           <CheckField label="Tag subscribers with the links they click" name="add_subscriber_link_tags" checked={linkTags} onChecked={setLinkTags} />
         </fieldset>
         <FormError error={action.error} fields={["name", "subject", "from_email", "from_name", "reply_to_email", "template_uuid", "html", ...Object.keys(fields).map((f) => `fields.${f}`)]} />
-        {editable && <SaveActions busy={action.busy} saved={saved} />}
+        {editable && <SaveActions busy={action.busy} saved={action.saved} />}
       </form>
     </Panel>
   )

@@ -1,9 +1,9 @@
-import { useEffect, useState } from "preact/hooks"
+import { useState } from "preact/hooks"
 import { api, type Collection } from "../api/client"
 import { useCan } from "../api/session"
 import type { EmailList } from "../api/types"
 import { EMAIL_LIST_FIELDS, writable } from "../api/writable"
-import { useAction, useApi } from "../api/useApi"
+import { useAction, useApi, useSave } from "../api/useApi"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { CheckField, TextField } from "../components/Field"
@@ -72,9 +72,7 @@ const ListSettings = ({ list, editable, onSaved }: { list: EmailList; editable: 
   const [fromName, setFromName] = useState(list.default_from_name ?? "")
   const [replyTo, setReplyTo] = useState(list.default_reply_to_email ?? "")
   const [confirm, setConfirm] = useState(list.requires_confirmation)
-  const [saved, setSaved] = useState(false)
-  const action = useAction()
-  useEffect(() => setSaved(false), [name, fromEmail, fromName, replyTo, confirm])
+  const action = useSave(JSON.stringify([name, fromEmail, fromName, replyTo, confirm]))
   const submit = async (event: Event) => {
     event.preventDefault()
     const ok = await action.run(() =>
@@ -87,10 +85,7 @@ const ListSettings = ({ list, editable, onSaved }: { list: EmailList; editable: 
         requires_confirmation: confirm
       })
     )
-    if (ok) {
-      setSaved(true)
-      onSaved()
-    }
+    if (ok) onSaved()
   }
   return (
     <Panel title="Settings">
@@ -103,7 +98,7 @@ const ListSettings = ({ list, editable, onSaved }: { list: EmailList; editable: 
           <CheckField label="Double opt-in: new subscribers confirm by mail" name="requires_confirmation" checked={confirm} onChecked={setConfirm} />
         </fieldset>
         <FormError error={action.error} fields={["name", "default_from_email", "default_from_name", "default_reply_to_email"]} />
-        {editable && <SaveActions busy={action.busy} saved={saved} />}
+        {editable && <SaveActions busy={action.busy} saved={action.saved} />}
       </form>
     </Panel>
   )

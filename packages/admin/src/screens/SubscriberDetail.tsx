@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import { api, type Collection } from "../api/client"
 import { useCan } from "../api/session"
 import type { Send, Subscriber } from "../api/types"
-import { useAction, useApi } from "../api/useApi"
+import { useAction, useApi, useSave } from "../api/useApi"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { DataTable } from "../components/DataTable"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
@@ -140,11 +140,10 @@ const SubscriberForm = ({ subscriber, editable, onSaved }: { subscriber: Subscri
   const initialAttributes = Array.isArray(subscriber.extra_attributes) ? {} : subscriber.extra_attributes
   const [attributes, setAttributes] = useState(JSON.stringify(initialAttributes, null, 2))
   const [attributesError, setAttributesError] = useState<string | undefined>(undefined)
-  const [saved, setSaved] = useState(false)
-  const action = useAction()
+  const action = useSave()
   const submit = async (event: Event) => {
     event.preventDefault()
-    setSaved(false)
+    action.changed()
     let extra: unknown
     try {
       extra = attributes.trim() === "" ? null : JSON.parse(attributes)
@@ -156,10 +155,7 @@ const SubscriberForm = ({ subscriber, editable, onSaved }: { subscriber: Subscri
     const ok = await action.run(() =>
       api.patch(`/subscribers/${subscriber.uuid}`, { email, first_name: firstName || null, last_name: lastName || null, extra_attributes: extra, tags: [...subscriber.tags] })
     )
-    if (ok) {
-      setSaved(true)
-      onSaved()
-    }
+    if (ok) onSaved()
   }
   return (
     <Panel title="Details">
@@ -172,7 +168,7 @@ const SubscriberForm = ({ subscriber, editable, onSaved }: { subscriber: Subscri
           {attributesError && <p class="error" role="alert">{attributesError}</p>}
         </fieldset>
         <FormError error={action.error} fields={["email", "first_name", "last_name", "extra_attributes"]} />
-        {editable && <SaveActions busy={action.busy} saved={saved} />}
+        {editable && <SaveActions busy={action.busy} saved={action.saved} />}
       </form>
     </Panel>
   )

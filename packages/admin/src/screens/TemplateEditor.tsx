@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import { api } from "../api/client"
 import { useCan } from "../api/session"
 import type { Template } from "../api/types"
-import { useAction, useApi } from "../api/useApi"
+import { useApi, useSave } from "../api/useApi"
 import { TEMPLATE_FIELDS, writable } from "../api/writable"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
@@ -41,20 +41,15 @@ export const TemplateEditor = ({ template }: { template?: string }) => {
 const Editor = ({ template }: { template: Template | undefined }) => {
   const [name, setName] = useState(template?.name ?? "")
   const [html, setHtml] = useState(template?.html ?? STARTER)
-  const [saved, setSaved] = useState(false)
   const canWrite = useCan("write")
-  const action = useAction()
+  const action = useSave()
   const submit = async (event: Event) => {
     event.preventDefault()
-    setSaved(false)
     let result: { data: Template } | undefined
     const ok = await action.run(async () => {
       result = template ? await api.put<{ data: Template }>(`/templates/${template.uuid}`, { ...writable(template, TEMPLATE_FIELDS), name, html }) : await api.post<{ data: Template }>("/templates", { name, html })
     })
-    if (ok && result) {
-      setSaved(true)
-      if (!template) navigate(`/templates/${result.data.uuid}`, true)
-    }
+    if (ok && result && !template) navigate(`/templates/${result.data.uuid}`, true)
   }
   return (
     <Page
@@ -76,7 +71,7 @@ const Editor = ({ template }: { template: Template | undefined }) => {
               <TextArea label="HTML" name="html" value={html} onValue={setHtml} error={action.error} rows={22} mono hint="[[[field]]] marks a slot a campaign fills; [[[field:markdown]]] takes Markdown. Liquid works: {{ subscriber.first_name }}." />
             </fieldset>
             <FormError error={action.error} fields={["name", "html"]} />
-            {canWrite && <SaveActions busy={action.busy} saved={saved} label={template ? "Save" : "Create template"} />}
+            {canWrite && <SaveActions busy={action.busy} saved={action.saved} label={template ? "Save" : "Create template"} />}
           </Panel>
         </div>
         <aside class="compose-preview" aria-label="Preview">

@@ -1,7 +1,7 @@
-import { useEffect, useState } from "preact/hooks"
+import { useState } from "preact/hooks"
 import { api } from "../api/client"
 import { useCan } from "../api/session"
-import { useAction, useApi } from "../api/useApi"
+import { useAction, useApi, useSave } from "../api/useApi"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { Figure } from "../components/Figure"
@@ -52,8 +52,6 @@ const TemplateForm = ({ template }: { template: TransactionalTemplate | undefine
   const [trackOpens, setTrackOpens] = useState(template?.track_opens ?? false)
   const [trackClicks, setTrackClicks] = useState(template?.track_clicks ?? false)
   const [replacements, setReplacements] = useState(`{\n  "name": "Ada",\n  "code": "123456"\n}`)
-  const [saved, setSaved] = useState(false)
-  const action = useAction()
   const deletion = useAction()
 
   const body = {
@@ -69,7 +67,7 @@ const TemplateForm = ({ template }: { template: TransactionalTemplate | undefine
     track_opens: trackOpens,
     track_clicks: trackClicks
   }
-  useEffect(() => setSaved(false), [JSON.stringify(body)])
+  const action = useSave(JSON.stringify(body))
 
   const save = async (event: Event) => {
     event.preventDefault()
@@ -79,9 +77,7 @@ const TemplateForm = ({ template }: { template: TransactionalTemplate | undefine
         ? await api.put<{ data: TransactionalTemplate }>(`/transactional-mails/templates/${template.uuid}`, body)
         : await api.post<{ data: TransactionalTemplate }>("/transactional-mails/templates", body)
     })
-    if (!ok || !answer) return
-    if (template) setSaved(true)
-    else navigate(`/transactional/templates/${answer.data.uuid}`, true)
+    if (ok && answer && !template) navigate(`/transactional/templates/${answer.data.uuid}`, true)
   }
 
   return (
@@ -129,7 +125,7 @@ const TemplateForm = ({ template }: { template: TransactionalTemplate | undefine
             </Panel>
           </fieldset>
           <FormError error={action.error} fields={TEMPLATE_FIELDS} />
-          {canWrite && <SaveActions busy={action.busy} saved={saved} label={template ? "Save" : "Create template"} />}
+          {canWrite && <SaveActions busy={action.busy} saved={action.saved} label={template ? "Save" : "Create template"} />}
         </form>
         <aside class="compose-preview" aria-label="Preview">
           {canWrite ? (

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import { api, type Collection } from "../api/client"
 import { useCan } from "../api/session"
 import type { EmailList } from "../api/types"
-import { useAction, useApi } from "../api/useApi"
+import { useAction, useApi, useSave } from "../api/useApi"
 import { ConfirmButton } from "../components/ConfirmButton"
 import { ErrorMessage, FormError } from "../components/ErrorMessage"
 import { CheckField, TextField } from "../components/Field"
@@ -79,15 +79,10 @@ const WebhookSettings = ({ webhook, editable, onSaved }: { webhook: Webhook; edi
   const [url, setUrl] = useState(webhook.url)
   const [events, setEvents] = useState<string[]>([...webhook.events])
   const [enabled, setEnabled] = useState(webhook.enabled)
-  const [saved, setSaved] = useState(false)
-  const action = useAction()
+  const action = useSave()
   const submit = async (event: Event) => {
     event.preventDefault()
-    setSaved(false)
-    if (await action.run(() => api.put(`/webhooks/${webhook.uuid}`, { name, url, events, enabled }))) {
-      setSaved(true)
-      onSaved()
-    }
+    if (await action.run(() => api.put(`/webhooks/${webhook.uuid}`, { name, url, events, enabled }))) onSaved()
   }
   return (
     <Panel title="Settings">
@@ -99,7 +94,7 @@ const WebhookSettings = ({ webhook, editable, onSaved }: { webhook: Webhook; edi
           <CheckField label="Enabled" name="enabled" checked={enabled} onChecked={setEnabled} hint={webhook.disabled_reason ? "Enabling it again clears its failure state." : undefined} />
         </fieldset>
         <FormError error={action.error} fields={["url", "name", "events"]} />
-        {editable && <SaveActions busy={action.busy} saved={saved} disabled={!isAll(events) && events.length === 0} />}
+        {editable && <SaveActions busy={action.busy} saved={action.saved} disabled={!isAll(events) && events.length === 0} />}
       </form>
     </Panel>
   )

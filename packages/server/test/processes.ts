@@ -184,7 +184,7 @@ export interface ServeProcess {
 
 /**
  * Starts `serve` on a free port (or `port` when given) and waits until `GET /api/email-lists` answers 200 with the
- * token; when the port was taken in the meantime (EADDRINUSE) it retries on another one.
+ * token; when the port was taken in the meantime (EADDRINUSE, or the start-up check saying so) it retries on another one.
  */
 export const startServe = async (
   name: string,
@@ -210,7 +210,7 @@ export const startServe = async (
       await proc.kill()
       throw new Error(`${name} did not answer on ${url} within ${timeoutMs} ms:\n${tail(proc.output())}`)
     }
-    if (!/EADDRINUSE/.test(proc.output())) throw new Error(`${name} exited at start:\n${tail(proc.output())}`)
+    if (!/EADDRINUSE|PORT: \d+ is already in use/.test(proc.output())) throw new Error(`${name} exited at start:\n${tail(proc.output())}`)
   }
   throw new Error(`${name}: every port tried was in use`)
 }

@@ -43,9 +43,9 @@ tick()
  * written: better-sqlite3 is synchronous, so a checkpoint (reading the log, writing pages, two fsyncs) run by a
  * committing transaction stalls every request and worker for its whole length; during a large import that was a third
  * of the time. Once the log file has been written for a second (an import, a campaign, a burst of requests), a
- * worker thread with its own connection starts and checkpoints instead, and the serving connection then checkpoints only past
- * FALLBACK_CHECKPOINT_PAGES; the worker ends after 30 s without writes, so an idle server holds no second thread. If
- * the worker fails, SQLite's own threshold is restored for good.
+ * worker thread with its own connection starts and checkpoints instead, and the serving connection then checkpoints
+ * only past FALLBACK_CHECKPOINT_PAGES; the worker ends after 30 s without writes, so an idle server holds no second
+ * thread. If the worker fails, SQLite's own threshold is restored for good.
  */
 export const walCheckpointer = (filename: string): Layer.Layer<never, never, SqlClient.SqlClient> =>
   Layer.scopedDiscard(Effect.gen(function*() {
@@ -63,7 +63,13 @@ export const walCheckpointer = (filename: string): Layer.Layer<never, never, Sql
       watcher?.close()
       watcher = null
       if (stopped || worker !== null) return
-      const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, filename } })
+      let started: Worker
+      try {
+        started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, filename } })
+      } catch (error) {
+        run(Effect.logWarning(`The SQLite checkpoint worker could not start (${String(error)}); requests run checkpoints.`))
+        return
+      }
       worker = started
       started.unref()
       checkpointAfter(FALLBACK_CHECKPOINT_PAGES)

@@ -18,6 +18,7 @@ import {
   TransactionalDelivery,
   WebhookDispatcher,
   WebhookOptions,
+  AutomationOptions,
   WebhookSender
 } from "@mailroom/core"
 import { CsvParseReader } from "@mailroom/csv"
@@ -121,6 +122,10 @@ export const MailroomFromConfig = (config: ServerConfig) =>
     Layer.provide(Layer.effect(
       ImportOptions,
       Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))
+    )),
+    Layer.provide(Layer.effect(
+      AutomationOptions,
+      Effect.map(AutomationOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(config.automationLeaseSeconds) }))
     )),
     Layer.provide(LoggingLive({ format: config.logFormat, level: config.logLevel }))
   )

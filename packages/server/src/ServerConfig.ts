@@ -41,6 +41,8 @@ export interface EnvironmentConfig {
   readonly feedbackId: string | null
   /** How long a running import stays reserved without progress (renewed with every batch; crash recovery time). */
   readonly importLeaseSeconds: number
+  /** How long the automation scheduler holds a batch of claimed positions (crash recovery time of a step). */
+  readonly automationLeaseSeconds: number
   /** `/api` requests per token and minute (null: no limit). */
   readonly rateLimitPerMinute: number | null
   /** Requests of one client handled at once; more wait their turn (default 2 on SQLite, 8 on Postgres). */
@@ -92,6 +94,10 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     Config.validate({ message: "FEEDBACK_ID may hold letters, digits, dots and dashes", validation: (id) => id === null || /^[A-Za-z0-9._-]+$/.test(id) })
   ),
   importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30)),
+  automationLeaseSeconds: Config.integer("AUTOMATION_LEASE_SECONDS").pipe(
+    Config.withDefault(60),
+    Config.validate({ message: "AUTOMATION_LEASE_SECONDS must be 1 or more", validation: (n) => n >= 1 })
+  ),
   rateLimitPerMinute: Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
     Config.withDefault(0),
     Config.validate({ message: "RATE_LIMIT_PER_MINUTE must be 0 (no limit) or more", validation: (n) => n >= 0 }),

@@ -6,8 +6,9 @@
  * duplicate Send) and every Send is sent, everyone is tagged; the SMTP server got A and B for everyone, and the
  * addresses that got a mail twice are at most what was handed over and not recorded at the kill (DELIVERY_CONCURRENCY).
  * A second flow puts a webhook action (a slow receiver) between the mails and kills the process while the scheduler
- * posts the webhooks, its step not committed: once the claim's lease ends the step is done again, every webhook is
- * posted (again with the same webhook-id for those posted before the kill), and still one Send per subscriber per mail.
+ * posts the webhooks, its step not committed: once the claim's lease (AUTOMATION_LEASE_SECONDS, 10 s here) ends the
+ * step is done again, every webhook is posted (again with the same webhook-id for those posted before the kill), and
+ * still one Send per subscriber per mail.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -139,7 +140,7 @@ describe.each(["sqlite", "postgres"] as const)("automation mails when the proces
       store,
       workers: store === "postgres" ? 1 : 0,
       smtp: { replyDelayMs: 20 },
-      env: { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2" }
+      env: { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2", AUTOMATION_LEASE_SECONDS: "10" }
     }, async (rig) => {
       const { a, b, list } = await setUp(rig, store)
       const flow = await startFlow(rig, list, [
@@ -160,7 +161,7 @@ describe.each(["sqlite", "postgres"] as const)("automation mails when the proces
   it("SIGKILL while the scheduler posts webhook actions: the step is done again after its lease, webhooks at least once, still one Send per mail", async () => {
     const receiver = await slowReceiver(150)
     try {
-      await withRig({ store, workers: store === "postgres" ? 1 : 0, env: { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2" } }, async (rig) => {
+      await withRig({ store, workers: store === "postgres" ? 1 : 0, env: { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2", AUTOMATION_LEASE_SECONDS: "10" } }, async (rig) => {
         const { a, b, list } = await setUp(rig, store)
         const secret = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`
         const flow = await startFlow(rig, list, [

@@ -22,6 +22,7 @@ const config: ServerConfig = {
   bounceAddress: "bounces+{send}@example.com",
   feedbackId: null,
   importLeaseSeconds: 30,
+  automationLeaseSeconds: 60,
   rateLimitPerMinute: null,
   clientConcurrency: 8,
   webhookTimeoutSeconds: 10,

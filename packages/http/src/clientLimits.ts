@@ -1,5 +1,6 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { afterIo } from "./afterIo.js"
 import { ClientSlots } from "./ClientSlots.js"
 import { untilClientLeaves } from "./untilClientLeaves.js"
 
@@ -17,6 +18,9 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = { perMinute: null, inFlight: 
 interface Client {
   readonly slots: ClientSlots
   users: number
+  /** The minute of the client's last request (idle clients are forgotten a minute later). */
+  seen: number
+  /** The minute `count` is for. */
   minute: number
   count: number
 }
@@ -34,7 +38,7 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
   const sweep = (minute: number) => {
     if (swept === minute) return
     swept = minute
-    for (const [key, client] of clients) if (client.users === 0 && client.minute < minute) clients.delete(key)
+    for (const [key, client] of clients) if (client.users === 0 && client.seen < minute) clients.delete(key)
   }
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -45,9 +49,10 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         const key = request.headers["authorization"] ?? `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
         let client = clients.get(key)
         if (client === undefined) {
-          client = { slots: new ClientSlots(limits.inFlight), users: 0, minute, count: 0 }
+          client = { slots: new ClientSlots(limits.inFlight), users: 0, seen: minute, minute, count: 0 }
           clients.set(key, client)
         }
+        client.seen = minute
         if (limits.perMinute !== null && request.url.startsWith("/api/")) {
           if (client.minute !== minute) {
             client.minute = minute
@@ -66,7 +71,12 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         return current.slots.run(untilClientLeaves(request, app)).pipe(
           Effect.ensuring(Effect.sync(() => {
             current.users--
-            if (current.users === 0 && limits.perMinute === null) clients.delete(key)
+            // kept to the end of the event loop's turn, so the client's next request this turn finds its turn budget
+            if (current.users === 0 && limits.perMinute === null) {
+              afterIo(() => {
+                if (current.users === 0 && clients.get(key) === current) clients.delete(key)
+              })
+            }
           }))
         )
       }))

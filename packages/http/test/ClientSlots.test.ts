@@ -36,4 +36,15 @@ describe("ClientSlots", () => {
       )
       expect(free).toEqual([1, 2])
     }))
+
+  it.live("starts at most 4 × its limit in one turn of the event loop; the rest after the loop has polled for I/O", () =>
+    Effect.gen(function*() {
+      const slots = new ClientSlots(1)
+      let done = 0
+      let seenByTheLoop = -1
+      setImmediate(() => seenByTheLoop = done)
+      yield* Effect.all(Array.from({ length: 10 }, () => slots.run(Effect.sync(() => done++))), { concurrency: "unbounded" })
+      expect(seenByTheLoop).toBe(4)
+      expect(done).toBe(10)
+    }))
 })

@@ -11,16 +11,16 @@ interface Ticket {
 
 /**
  * At most `limit` effects of one client run at once, and at most `TURN_BUDGET × limit` start in one turn of the event
- * loop; the others wait in arrival order. A slot is handed from the effect that ends straight to the next in line,
- * and whatever ends an effect (success, failure, or the client going away while it waits or runs) gives its slot
- * back, so slots are never lost.
+ * loop; the others wait in arrival order. A slot is handed from the effect that ends to the next in line (at the next
+ * turn when this one's budget is spent), and whatever ends an effect (success, failure, or the client going away
+ * while it waits or runs) gives its slot back, so slots are never lost.
  *
  * The turn budget matters on SQLite: its queries are synchronous, so a request usually runs from start to end without
  * yielding and the `limit` of requests at once is never reached. Without the budget, the hundreds of requests a busy
  * client has read in one poll of the event loop all ran before the loop polled again, and another client's new
  * connection was not even accepted for seconds (bench/api/fairness.ts: 1 request in 10 s). With it, the loop polls
- * after every `TURN_BUDGET × limit` requests of a client (4 × 2 on SQLite: the second client's p99 80 ms, and one
- * client alone loses nothing: a budget of 1 × limit cost it up to 16 % of its rate).
+ * after every `TURN_BUDGET × limit` requests of each client (4 × 2 on SQLite: the second client's p99 72-80 ms, and
+ * one client alone loses nothing: a budget of 1 × limit cost it up to 16 % of its rate).
  *
  * Written for Mailroom rather than taken from Effect's Semaphore: the platform runs middleware uninterruptibly and
  * `withPermits` waits with its caller's interruptibility, so a request whose client had left stayed in line until its
@@ -37,16 +37,19 @@ export class ClientSlots {
 
   /** Runs `effect` in a slot, waiting for one first when all are taken or this turn's are used up. */
   run<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
-    return Effect.suspend(() => {
-      const ticket: Ticket = { granted: false, wake: undefined }
-      if (this.queue.length === 0 && this.free()) this.grant(ticket)
-      else this.queue.push(ticket)
-      const turn = ticket.granted ? Effect.void : Effect.interruptible(Effect.async<void>((resume) => {
-        if (ticket.granted) resume(Effect.void)
-        else ticket.wake = () => resume(Effect.void)
-      }))
-      return Effect.ensuring(Effect.zipRight(turn, effect), Effect.sync(() => this.leave(ticket)))
-    })
+    // uninterruptible until the finaliser is in place, so no interruption can take a ticket's slot with it
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.suspend(() => {
+        const ticket: Ticket = { granted: false, wake: undefined }
+        if (this.queue.length === 0 && this.free()) this.grant(ticket)
+        else this.queue.push(ticket)
+        const turn = ticket.granted ? Effect.void : Effect.interruptible(Effect.async<void>((resume) => {
+          if (ticket.granted) resume(Effect.void)
+          else ticket.wake = () => resume(Effect.void)
+        }))
+        return Effect.ensuring(Effect.zipRight(turn, restore(effect)), Effect.sync(() => this.leave(ticket)))
+      })
+    )
   }
 
   private free(): boolean {

@@ -18,7 +18,7 @@ export const DEFAULT_CLIENT_LIMITS: ClientLimits = { perMinute: null, inFlight: 
 interface Client {
   readonly slots: ClientSlots
   users: number
-  /** The minute of the client's last request (idle clients are forgotten a minute later). */
+  /** The minute of the client's last request (with a rate limit, idle clients are forgotten at the next minute's first request). */
   seen: number
   /** The minute `count` is for. */
   minute: number
@@ -26,8 +26,9 @@ interface Client {
 }
 
 /**
- * Fairness between clients (a client is its bearer token, or its address without one): each has at most `inFlight`
- * requests in the handlers at once, the rest wait in line, so one client with hundreds of requests in flight cannot
+ * Fairness between clients (a client is its bearer token as authentication reads it, or its address without one):
+ * each has at most `inFlight` requests in the handlers at once and starts at most a few times that many per turn of
+ * the event loop (`ClientSlots`), the rest wait in line, so one client with hundreds of requests in flight cannot
  * starve the others. With `perMinute`, a token's `/api` requests past that many in the current minute answer 429
  * with `Retry-After` (seconds until the next minute). Counts are per process. A client that goes away gives its turn
  * back at once, whether its request waits or runs (`untilClientLeaves`).
@@ -42,11 +43,17 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
   }
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      Effect.suspend(() => {
+      // uninterruptible until the request is counted and its release is in place
+      Effect.uninterruptibleMask((restore) => Effect.suspend(() => {
         const now = Date.now()
         const minute = Math.floor(now / 60_000)
         sweep(minute)
-        const key = request.headers["authorization"] ?? `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
+        const authorization = request.headers["authorization"]
+        // the token as authentication reads it (the platform drops the scheme's 7 characters, the token is trimmed),
+        // so one token sent with another prefix or trailing spaces is still one client
+        const key = authorization !== undefined
+          ? `token:${authorization.slice(7).trim()}`
+          : `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
         let client = clients.get(key)
         if (client === undefined) {
           client = { slots: new ClientSlots(limits.inFlight), users: 0, seen: minute, minute, count: 0 }
@@ -68,7 +75,7 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         }
         const current = client
         current.users++
-        return current.slots.run(untilClientLeaves(request, app)).pipe(
+        return restore(current.slots.run(untilClientLeaves(request, app))).pipe(
           Effect.ensuring(Effect.sync(() => {
             current.users--
             // kept to the end of the event loop's turn, so the client's next request this turn finds its turn budget
@@ -79,5 +86,5 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
             }
           }))
         )
-      }))
+      })))
 }

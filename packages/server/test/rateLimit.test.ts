@@ -24,5 +24,18 @@ describe("rate limiting per token (RATE_LIMIT_PER_MINUTE=5)", () => {
         const page = yield* Effect.promise(() => fetch(`${url}/t/c/x/1/x`))
         expect(page.status).toBe(404)
       }))
+
+    it.effect("one token is one client whatever the spelling of its scheme: 'bearer' or 'BEARER' do not buy more requests", () =>
+      Effect.gen(function*() {
+        const { call, tokenWith } = yield* TestServer
+        const token = yield* tokenWith(["read"])
+        if (new Date().getUTCSeconds() > 55) yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 6_000)))
+        const spellings = ["Bearer", "bearer", "BEARER"]
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 6 }, (_, i) => spellings[i % 3]),
+          (scheme) => call("GET", "/api/templates", { token: null, headers: { authorization: `${scheme} ${token}` } })
+        )
+        expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429])
+      }))
   })
 })

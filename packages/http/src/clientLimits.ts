@@ -15,6 +15,12 @@ export interface ClientLimits {
 /** No rate limit; 8 requests of a client at a time. */
 export const DEFAULT_CLIENT_LIMITS: ClientLimits = { perMinute: null, inFlight: 8 }
 
+/** Clients remembered at most; past it, idle ones are forgotten oldest first (each garbage token would be one). */
+const MAX_CLIENTS = 10_000
+
+/** Longest token part of a client's key: real tokens are shorter, a 16 KB header must not be kept 10,000 times. */
+const MAX_KEY_TOKEN = 128
+
 interface Client {
   readonly slots: ClientSlots
   users: number
@@ -41,6 +47,12 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
     swept = minute
     for (const [key, client] of clients) if (client.users === 0 && client.seen < minute) clients.delete(key)
   }
+  const makeRoom = () => {
+    for (const [key, client] of clients) {
+      if (clients.size < MAX_CLIENTS) return
+      if (client.users === 0) clients.delete(key)
+    }
+  }
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       // uninterruptible until the request is counted and its release is in place
@@ -52,10 +64,11 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         // the token as authentication reads it (the platform drops the scheme's 7 characters, the token is trimmed),
         // so one token sent with another prefix or trailing spaces is still one client
         const key = authorization !== undefined
-          ? `token:${authorization.slice(7).trim()}`
+          ? `token:${authorization.slice(7).trim().slice(0, MAX_KEY_TOKEN)}`
           : `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
         let client = clients.get(key)
         if (client === undefined) {
+          if (clients.size >= MAX_CLIENTS) makeRoom()
           client = { slots: new ClientSlots(limits.inFlight), users: 0, seen: minute, minute, count: 0 }
           clients.set(key, client)
         }

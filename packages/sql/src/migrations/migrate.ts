@@ -13,6 +13,7 @@ import events from "./0010_events.js"
 import automations from "./0011_automations.js"
 import failedSends from "./0012_failed_sends.js"
 import engagementIndexes from "./0013_engagement_indexes.js"
+import noGlobalEmailIndex from "./0014_no_global_email_index.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -28,7 +29,8 @@ export const migrations = Migrator.fromRecord({
   "0010_events": events,
   "0011_automations": automations,
   "0012_failed_sends": failedSends,
-  "0013_engagement_indexes": engagementIndexes
+  "0013_engagement_indexes": engagementIndexes,
+  "0014_no_global_email_index": noGlobalEmailIndex
 })
 
 /** Applies pending migrations; returns the ones it ran. */

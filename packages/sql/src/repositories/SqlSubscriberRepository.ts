@@ -153,7 +153,8 @@ export const SqlSubscriberRepository = Layer.effect(
         Effect.flatMap(sql`SELECT * FROM subscribers WHERE email_list_id = ${emailListId} AND email = ${email}`, one)
           .pipe(Effect.orDie),
       findAllByEmail: (email) =>
-        sql`SELECT * FROM subscribers WHERE email = ${email} ORDER BY id`.pipe(
+        // one probe of (email_list_id, email) per list: there is no index on the address alone
+        sql`SELECT * FROM subscribers WHERE email_list_id IN (SELECT id FROM email_lists) AND email = ${email} ORDER BY id`.pipe(
           Effect.flatMap(decodeRows),
           Effect.flatMap(withTags),
           Effect.orDie

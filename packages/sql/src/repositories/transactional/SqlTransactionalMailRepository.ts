@@ -130,7 +130,8 @@ export const SqlTransactionalMailRepository = Layer.effect(
           const stamp = at.toISOString()
           const [row] = yield* sql<{ readonly id: number }>`INSERT INTO sends (uuid, transactional_mail_id, subscriber_id,
               email, attempts, open_count, click_count, created_at, updated_at)
-            VALUES (${uuid}, ${mailId}, (SELECT id FROM subscribers WHERE email = ${email} ORDER BY id LIMIT 1),
+            VALUES (${uuid}, ${mailId},
+              (SELECT id FROM subscribers WHERE email_list_id IN (SELECT id FROM email_lists) AND email = ${email} ORDER BY id LIMIT 1),
               ${email}, 0, 0, 0, ${stamp}, ${stamp}) RETURNING id`
           return { id: Number(row!.id) as SendId, uuid }
         }).pipe(Effect.orDie),

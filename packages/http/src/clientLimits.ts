@@ -24,9 +24,7 @@ const MAX_KEY_TOKEN = 128
 interface Client {
   readonly slots: ClientSlots
   users: number
-  /** The minute of the client's last request (with a rate limit, idle clients are forgotten at the next minute's first request). */
-  seen: number
-  /** The minute `count` is for. */
+  /** The minute of the client's last request, which `count` is for (idle clients are forgotten in a later minute). */
   minute: number
   count: number
 }
@@ -45,7 +43,7 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
   const sweep = (minute: number) => {
     if (swept === minute) return
     swept = minute
-    for (const [key, client] of clients) if (client.users === 0 && client.seen < minute) clients.delete(key)
+    for (const [key, client] of clients) if (client.users === 0 && client.minute < minute) clients.delete(key)
   }
   const makeRoom = () => {
     for (const [key, client] of clients) {
@@ -69,15 +67,14 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         let client = clients.get(key)
         if (client === undefined) {
           if (clients.size >= MAX_CLIENTS) makeRoom()
-          client = { slots: new ClientSlots(limits.inFlight), users: 0, seen: minute, minute, count: 0 }
+          client = { slots: new ClientSlots(limits.inFlight), users: 0, minute, count: 0 }
           clients.set(key, client)
         }
-        client.seen = minute
+        if (client.minute !== minute) {
+          client.minute = minute
+          client.count = 0
+        }
         if (limits.perMinute !== null && request.url.startsWith("/api/")) {
-          if (client.minute !== minute) {
-            client.minute = minute
-            client.count = 0
-          }
           if (++client.count > limits.perMinute) {
             const retryAfter = Math.max(1, Math.ceil((60_000 - (now % 60_000)) / 1000))
             return Effect.succeed(HttpServerResponse.unsafeJson(

@@ -17,6 +17,8 @@ import { type Rig, seedSubscribersSql, withRig } from "./faults.support.js"
 
 const COUNT = 200
 const CONCURRENCY = 4
+/** Short leases, so work held at the kill comes back within seconds. */
+const LEASES = { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2", AUTOMATION_LEASE_SECONDS: "10" }
 
 /** Every item of a collection path, page by page. */
 const collect = async (rig: Rig, path: string): Promise<Array<any>> => {
@@ -140,7 +142,7 @@ describe.each(["sqlite", "postgres"] as const)("automation mails when the proces
       store,
       workers: store === "postgres" ? 1 : 0,
       smtp: { replyDelayMs: 20 },
-      env: { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2", AUTOMATION_LEASE_SECONDS: "10" }
+      env: LEASES
     }, async (rig) => {
       const { a, b, list } = await setUp(rig, store)
       const flow = await startFlow(rig, list, [
@@ -161,7 +163,7 @@ describe.each(["sqlite", "postgres"] as const)("automation mails when the proces
   it("SIGKILL while the scheduler posts webhook actions: the step is done again after its lease, webhooks at least once, still one Send per mail", async () => {
     const receiver = await slowReceiver(150)
     try {
-      await withRig({ store, workers: store === "postgres" ? 1 : 0, env: { DELIVERY_CONCURRENCY: String(CONCURRENCY), DELIVERY_LEASE_SECONDS: "2", AUTOMATION_LEASE_SECONDS: "10" } }, async (rig) => {
+      await withRig({ store, workers: store === "postgres" ? 1 : 0, env: LEASES }, async (rig) => {
         const { a, b, list } = await setUp(rig, store)
         const secret = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`
         const flow = await startFlow(rig, list, [

@@ -5,6 +5,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import {
   CsvParser,
+  EmailListInput,
+  EmailLists,
+  MailerNames,
+  MarkdownRenderer,
   MailSuppressed,
   Mailroom,
   SendTransactionalMailInput,
@@ -55,4 +59,20 @@ describe("TransactionalMails (embedded)", () => {
       expect((refused as MailSuppressed).suppressed).toEqual(["gone@example.com"])
       expect((yield* mails.list({ page: 1, perPage: 10, sort: [], filters: {}, includes: [] })).total).toBe(0)
     }).pipe(Effect.provide(layer)))
+
+  it.effect("settings given to the layer (mailer names, the Markdown renderer) hold for callers that do not carry them", () =>
+    Effect.gen(function*() {
+      const lists = yield* EmailLists
+      const list = yield* lists.create(yield* Schema.decodeUnknown(EmailListInput)({ name: "News", default_from_email: "n@example.com", campaign_mailer: "ses" }))
+      expect(list.campaignMailer).toBe("ses")
+      expect(list.transactionalMailer).toBe("smtp")
+      const mails = yield* TransactionalMails
+      yield* Effect.flatMap(TransactionalTemplates, (t) =>
+        Effect.flatMap(Schema.decodeUnknown(TransactionalTemplateInput)({ name: "Code", type: "markdown", subject: "Code", html: "Your code" }), t.create))
+      const rendered = yield* mails.render(yield* input({ mail_name: "code", from: "a@example.com", to: "b@example.com", transactional_mailer: "ses" }))
+      expect(rendered.html).toContain("<em>Your code</em>")
+    }).pipe(Effect.provide(layer.pipe(
+      Layer.provide(Layer.succeed(MailerNames, ["smtp", "ses"])),
+      Layer.provide(Layer.succeed(MarkdownRenderer, (markdown: string) => `<em>${markdown}</em>`))
+    ))))
 })

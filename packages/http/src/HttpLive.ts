@@ -1,18 +1,51 @@
 import {
+  Etag,
+  FileSystem,
+  HttpApi,
   type HttpApp,
   HttpApiBuilder,
   HttpIncomingMessage,
+  HttpPlatform,
   HttpServer,
   HttpServerRequest,
-  HttpServerResponse
+  HttpServerResponse,
+  Path
 } from "@effect/platform"
-import { FileSystem } from "@effect/platform"
+import {
+  AutomationMails,
+  Automations,
+  CampaignActions,
+  CampaignPreviews,
+  CampaignStatistics,
+  Campaigns,
+  EmailLists,
+  EngagementReports,
+  ProviderFeedback,
+  Segments,
+  Sends,
+  SubscriberActions,
+  SubscriberImports,
+  Subscribers,
+  Suppressions,
+  Tags,
+  Templates,
+  Tokens,
+  Tracking,
+  TransactionalMails,
+  TransactionalTemplates,
+  WebViews,
+  Webhooks,
+  WorkSignal
+} from "@mailroom/core"
 import { Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { type ClientLimits, clientLimits, DEFAULT_CLIENT_LIMITS } from "./clientLimits.js"
 import { ErrorResponses } from "./ErrorResponses.js"
 import { guardBodies } from "./guardBodies.js"
+import { isolated } from "./isolated.js"
+import { Authorization } from "./Authorization.js"
+import { Operations } from "./Operations.js"
 import { OperationsRoutes } from "./operationsRoutes.js"
 import { AdminRoutes } from "./adminRoutes.js"
 import { DocsRoute } from "./DocsRoute.js"
@@ -42,30 +75,30 @@ import { TokensLive } from "./tokens/TokensLive.js"
 import { CampaignPreviewsLive } from "./handlers/CampaignPreviewsLive.js"
 import { ActivityLive } from "./handlers/ActivityLive.js"
 
-/** The API with every handler and the bearer-token middleware, given Mailroom's use cases. */
+/** The API with every handler and the bearer-token middleware, given Mailroom's use cases (each group sees only its own). */
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
-    TemplatesLive,
-    EmailListsLive,
-    SuppressionsLive,
-    TagsLive,
-    SegmentsLive,
-    SubscribersLive,
-    SubscriberLive,
-    ConfirmationLive,
-    CampaignsLive,
-    CampaignPreviewsLive,
-    SendsLive,
-    SubscriberImportsLive,
-    StatisticsLive,
-    ActivityLive,
-    TransactionalLive,
-    AutomationsLive,
-    AutomationMailsLive,
-    WebhooksLive,
-    TokensLive,
-    TrackingLive,
-    FeedbackLive
+    isolated(TemplatesLive, [Authorization, Templates]),
+    isolated(EmailListsLive, [Authorization, EmailLists]),
+    isolated(SuppressionsLive, [Authorization, Suppressions]),
+    isolated(TagsLive, [Authorization, Tags]),
+    isolated(SegmentsLive, [Authorization, Segments]),
+    isolated(SubscribersLive, [Authorization, Subscribers, SubscriberActions]),
+    isolated(SubscriberLive, [Authorization, Subscribers, SubscriberActions]),
+    isolated(ConfirmationLive, [SubscriberActions]),
+    isolated(CampaignsLive, [Authorization, Campaigns, CampaignActions]),
+    isolated(CampaignPreviewsLive, [Authorization, CampaignPreviews]),
+    isolated(SendsLive, [Authorization, Sends]),
+    isolated(SubscriberImportsLive, [Authorization, SubscriberImports]),
+    isolated(StatisticsLive, [Authorization, CampaignStatistics, Tracking]),
+    isolated(ActivityLive, [Authorization, EngagementReports]),
+    isolated(TransactionalLive, [Authorization, TransactionalTemplates, TransactionalMails]),
+    isolated(AutomationsLive, [Authorization, Automations]),
+    isolated(AutomationMailsLive, [Authorization, AutomationMails]),
+    isolated(WebhooksLive, [Authorization, Webhooks]),
+    isolated(TokensLive, [Authorization, Tokens]),
+    isolated(TrackingLive, [Tracking, WebViews]),
+    isolated(FeedbackLive, [ProviderFeedback])
   ]),
   Layer.provide(AuthorizationLive)
 )
@@ -101,7 +134,8 @@ export const limitBody = (maxBytes: number) => (app: HttpApp.Default): HttpApp.D
  * /healthz, /readyz, /metrics, reporting what `Operations` gives; every request timed for it), served by `server`
  * (a platform layer providing HttpServer, HttpPlatform, FileSystem, Path and Etag, like NodeHttpServer.layer).
  * The server layer is provided innermost, so it starts listening only once every handler is ready
- * (a request that arrived earlier would otherwise never be answered).
+ * (a request that arrived earlier would otherwise never be answered). The server and each handler group are built
+ * `isolated`: a request's fiber carries the dozen services it can reach, not the application's ~90.
  */
 export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: HttpOptions = {}) => {
   const logger = options.logRequests === false ? (app: HttpApp.Default) => app : requestLogger
@@ -109,14 +143,18 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
   const limit = limitBody(maxBytes)
   const guard = guardBodies(maxBytes)
   const fair = clientLimits(options.clientLimits ?? DEFAULT_CLIENT_LIMITS)
-  return HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(wakeWorkers(app)))))))).pipe(
-    HttpServer.withLogAddress,
+  const serve = HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(wakeWorkers(app))))))))
+  const middlewares = Layer.merge(
+    isolated(ErrorResponses, [HttpApi.Api]),
+    isolated(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }), [HttpApi.Api])
+  )
+  // what a request reaches besides its own services: the platform's, the API's, and the two the middlewares read per request
+  const platform = [HttpApi.Api, HttpServer.HttpServer, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path] as const
+  return isolated(HttpServer.withLogAddress(serve).pipe(Layer.provide(middlewares)), [...platform, Operations, WorkSignal]).pipe(
     Layer.provide(server),
     Layer.provide(DocsRoute),
     Layer.provide(OperationsRoutes),
     Layer.provide(AdminRoutes),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
-    Layer.provide(ErrorResponses),
     Layer.provide(ApiLive)
   )
 }

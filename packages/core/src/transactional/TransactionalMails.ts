@@ -47,6 +47,8 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
     const templates = yield* TransactionalTemplateRepository
     const mails = yield* TransactionalMailRepository
     const suppressions = yield* SuppressionRepository
+    const markdown = yield* MarkdownRenderer
+    const mailers = yield* MailerNames
     const { withTransaction } = yield* Transactor
     const wakeup = yield* TransactionalWakeup
     const compiled = new Map<string, { readonly source: TransactionalSource; readonly content: CompiledContent }>()
@@ -89,11 +91,10 @@ export class TransactionalMails extends Effect.Service<TransactionalMails>()("@m
             errors["html"] = ["The html field is required when neither mail name nor text is present."]
           }
         }
-        const prepared = prepareMail(input, template, yield* MailerNames)
+        const prepared = prepareMail(input, template, mailers)
         if (Either.isLeft(prepared)) Object.assign(errors, prepared.left)
         let content: RenderedContent | null = null
         if (Object.keys(errors).length === 0) {
-          const markdown = yield* MarkdownRenderer
           try {
             content = compile(input, template, markdown)(input.replacements ?? {})
           } catch (error) {

@@ -72,6 +72,7 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
   effect: Effect.gen(function*() {
     const repo = yield* EmailListRepository
     const tags = yield* TagRepository
+    const mailers = yield* MailerNames
     const { withTransaction } = yield* Transactor
 
     const find = (ref: string) => findByRef("Email list", ref, repo.findByUuid, repo.findById)
@@ -85,7 +86,7 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
     })
 
     const create = Effect.fn("EmailLists.create")(function*(input: EmailListInput) {
-      const settings = yield* toSettings(input, yield* MailerNames)
+      const settings = yield* toSettings(input, mailers)
       const at = yield* now
       return yield* repo.insert({
         ...settings,
@@ -100,7 +101,7 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
     const update = Effect.fn("EmailLists.update")(function*(ref: string, input: EmailListInput) {
       const list = yield* find(ref)
       const known = yield* tags.findByRefs(list.id, input.allowedFormSubscriptionTags ?? [])
-      const settings = yield* toSettings(input, yield* MailerNames, new Set(known.map((tag) => tagKey(tag.name))))
+      const settings = yield* toSettings(input, mailers, new Set(known.map((tag) => tagKey(tag.name))))
       const at = yield* now
       return yield* withTransaction(repo.update(list.id, { ...settings, updatedAt: at }).pipe(orNotFound("Email list")))
     })

@@ -53,6 +53,20 @@ export const importBatchContract = (makeStorage: MakeStorage) =>
         expect(yield* statusCounts(two)).toEqual({ subscribed: 1, unconfirmed: 0, unsubscribed: 0 })
       })))
 
+    it.effect("numbers new subscribers after every earlier one, deleted ones included, and in the file's order", () =>
+      run(Effect.gen(function*() {
+        const list = yield* aList
+        yield* subscribe(list, { email: "kept@example.com" })
+        const gone = yield* subscribe(list, { email: "gone@example.com" })
+        expect(yield* Effect.flatMap(SubscriberRepository, (r) => r.delete(gone.id))).toBe(true)
+        yield* write(yield* importing(list), ["zed@example.com", "amy@example.com", "kept@example.com", "bob@example.com"])
+        const ids: Array<number> = []
+        for (const email of ["zed@example.com", "amy@example.com", "bob@example.com"]) ids.push((yield* member(list, email)).id)
+        expect(ids[0]).toBeGreaterThan(gone.id)
+        expect([...ids].sort((a, b) => a - b)).toEqual(ids)
+        expect(new Set(ids).size).toBe(3)
+      })))
+
     it.effect("moves the import's progress, error count and lease with each batch", () =>
       run(Effect.gen(function*() {
         const repo = yield* SubscriberImportRepository

@@ -94,14 +94,14 @@ const numberedInsert = (sql: SqlClient.SqlClient, rows: ReadonlyArray<NewSubscri
     const [after] = yield* sql<{ readonly last: number }>`SELECT MAX(COALESCE((SELECT MAX(id) FROM subscribers), 0),
       COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'subscribers'), 0)) AS last`
     const first = Number(after!.last) + 1
-    for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
-      const part = rows.slice(at, at + INSERT_CHUNK)
+    let id = first
+    for (const part of chunks(rows, INSERT_CHUNK)) {
       const values = new Array<InsertValue>(part.length * NUMBERED_COLUMNS.length)
       let v = 0
-      part.forEach((c, i) => {
-        values[v++] = first + at + i
+      for (const c of part) {
+        values[v++] = id++
         for (const value of newSubscriberValues(c)) values[v++] = value
-      })
+      }
       yield* valuesInsert(sql, "subscribers", NUMBERED_COLUMNS, values)
     }
     return rows.map((_, i) => first + i)

@@ -7,7 +7,7 @@ import { DeliveryOptions } from "./DeliveryOptions.js"
 import { pump } from "./deliveryPump.js"
 import { now } from "./now.js"
 import { makeOutage, untilItWorks } from "./Outage.js"
-import { pollForever } from "./pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "./pollForever.js"
 import { sendLeases } from "./sendLeases.js"
 
 /** How long a woken pump waits for more sends before it claims (so that a busy queue makes batches, not one claim a send). */
@@ -55,13 +55,18 @@ export const makeQueueDelivery = <A extends { readonly send: { readonly id: Send
     const storage = makeOutage(config.recording)
     const leaseMillis = Duration.toMillis(options.lease)
 
+    const pollMillis = Duration.toMillis(options.pollInterval)
+    const slowestMillis = Math.max(pollMillis, Duration.toMillis(SLOWEST_IDLE_POLL))
+
     /**
      * The next claimed sends, up to `room`. When nothing is due: none, or with `wait` the next ones once this process
-     * queues a send or the poll interval has passed (so one pump keeps running while sends come).
+     * queues a send or the poll interval has passed (so one pump keeps running while sends come). Each further empty
+     * claim doubles the interval up to SLOWEST_IDLE_POLL, so an idle queue hardly polls; a send queued by this process
+     * still wakes it at once, and one queued by another process waits at most that long.
      */
     const claim = (room: number, wait: boolean) =>
       Effect.gen(function*() {
-        for (;;) {
+        for (let empty = 0;; empty++) {
           const at = yield* now
           const claimed = yield* config.claim({ now: at, leaseUntil: new Date(at.getTime() + leaseMillis), limit: room, owner })
           if (claimed.length > 0) {
@@ -69,7 +74,7 @@ export const makeQueueDelivery = <A extends { readonly send: { readonly id: Send
             return Option.some(claimed)
           }
           if (!wait) return Option.none<ReadonlyArray<A>>()
-          yield* config.wakeup.wait(options.pollInterval)
+          yield* config.wakeup.wait(Math.min(slowestMillis, pollMillis * 2 ** Math.min(empty, 16)))
           // a moment for the sends queued meanwhile, so that a busy queue makes batches, not one claim per send
           yield* Effect.sleep(GATHER)
         }

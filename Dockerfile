@@ -34,5 +34,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself: `docker stop` ends it gracefully (exit 0)
 # the heap settings of `npm start` (package.json "config.node_flags"; README, "Memory")
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "packages/server/dist/mailroom.mjs"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=35", "packages/server/dist/mailroom.mjs"]
 CMD ["serve"]

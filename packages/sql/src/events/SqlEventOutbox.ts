@@ -106,13 +106,17 @@ export const SqlEventOutbox = Layer.effect(
       position: (consumer) => saved(consumer).pipe(Effect.orDie),
       read: (after, limit) => read(after, limit).pipe(Effect.orDie),
       end: end.pipe(Effect.orDie),
-      prune: (before) =>
-        Effect.map(
-          sql<{ readonly id: number }>`DELETE FROM events WHERE created_at < ${before.toISOString()} AND NOT EXISTS (
-            SELECT 1 FROM event_consumers c WHERE c.tx < events.tx OR (c.tx = events.tx AND c.last_id < events.id)
-          ) RETURNING id`,
+      prune: (before) => {
+        // events are numbered as they are written, with the time they were written: the old ones are the ids before the
+        // first recent one, found by walking ids from the oldest (the rows about to go), with no index on the time
+        const firstRecent = sql`(SELECT id FROM events WHERE created_at >= ${before.toISOString()} ORDER BY id LIMIT 1)`
+        return Effect.map(
+          sql<{ readonly id: number }>`DELETE FROM events WHERE id < COALESCE(${firstRecent}, (SELECT MAX(id) FROM events) + 1)
+            AND NOT EXISTS (SELECT 1 FROM event_consumers c WHERE c.tx < events.tx OR (c.tx = events.tx AND c.last_id < events.id))
+            RETURNING id`,
           (rows) => rows.length
         ).pipe(Effect.orDie)
+      }
     })
   })
 )

@@ -14,6 +14,7 @@ import automations from "./0011_automations.js"
 import failedSends from "./0012_failed_sends.js"
 import engagementIndexes from "./0013_engagement_indexes.js"
 import noGlobalEmailIndex from "./0014_no_global_email_index.js"
+import eventIndexes from "./0015_event_indexes.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -30,7 +31,8 @@ export const migrations = Migrator.fromRecord({
   "0011_automations": automations,
   "0012_failed_sends": failedSends,
   "0013_engagement_indexes": engagementIndexes,
-  "0014_no_global_email_index": noGlobalEmailIndex
+  "0014_no_global_email_index": noGlobalEmailIndex,
+  "0015_event_indexes": eventIndexes
 })
 
 /** Applies pending migrations; returns the ones it ran. */

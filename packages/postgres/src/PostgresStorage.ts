@@ -1,8 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Storage } from "@mailroom/core"
-import { sqlStorage } from "@mailroom/sql"
-import { Layer, Redacted, String } from "effect"
+import { columnName, fieldName, sqlStorage } from "@mailroom/sql"
+import { Layer, Redacted } from "effect"
 import { PgImportBatchRepository } from "./imports/PgImportBatchRepository.js"
 
 /** Options of the Postgres store. */
@@ -18,8 +18,8 @@ export const postgresClient = (options: PostgresStorageOptions): Layer.Layer<Sql
   PgClient.layer({
     url: Redacted.make(options.url),
     maxConnections: options.maxConnections ?? 10,
-    transformQueryNames: String.camelToSnake,
-    transformResultNames: String.snakeToCamel
+    transformQueryNames: columnName,
+    transformResultNames: fieldName
   }).pipe(Layer.orDie)
 
 /** Every storage port on Postgres, migrated at build (import batches written through COPY). */

@@ -1,4 +1,5 @@
 export * from "./columns.js"
+export * from "./columnNames.js"
 export * from "./migrations/migrate.js"
 export * from "./migrations/pendingMigrations.js"
 export * from "./selectPage.js"

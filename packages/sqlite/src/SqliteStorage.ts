@@ -3,8 +3,8 @@ import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { Storage } from "@mailroom/core"
-import { SqlStorage } from "@mailroom/sql"
-import { Effect, Layer, String } from "effect"
+import { columnName, fieldName, SqlStorage } from "@mailroom/sql"
+import { Effect, Layer } from "effect"
 import { walCheckpointer } from "./walCheckpointer.js"
 
 /** Options of the SQLite store. */
@@ -20,8 +20,8 @@ export const sqliteClient = (options: SqliteStorageOptions): Layer.Layer<SqlClie
       if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
       return SqliteClient.layer({
         filename: options.filename,
-        transformQueryNames: String.camelToSnake,
-        transformResultNames: String.snakeToCamel
+        transformQueryNames: columnName,
+        transformResultNames: fieldName
       })
     })
   ).pipe(Layer.orDie)

@@ -4,7 +4,8 @@
  * status port with JSON. By default it is a minimal pipelining SMTP server that finds the end of DATA with a native
  * search (~20 µs of CPU per 40 KB mail), standing in for a real MTA, which would run on its own machine; `smtp-server`
  * (the JavaScript server the tests use) costs ~530 µs per mail on the same 2 cores, more than Mailroom itself.
- * `GET /?probe=<address>` answers when a `probe…` address first arrived (`{"at": ms}` or null).
+ * `GET /?probe=<address>` answers when a `probe…` address first arrived (`{"at": ms}` or null); `GET /?nth=<n>` when the
+ * n-th message (counting from 1) arrived (`{"at": ms}` or null).
  * Usage: tsx bench/send/sink.ts <smtpPort> <statusPort> [lean|smtp-server]
  */
 import { createServer } from "node:http"
@@ -18,8 +19,11 @@ let bytes = 0
 const recipients = new Map<string, number>()
 /** When each `probe…` address first arrived (ms since the epoch): latency probes of bench/transactional. */
 const probes = new Map<string, number>()
+/** When each message arrived (ms since the epoch), in order: where a campaign's first and last mails fell. */
+const arrivals: Array<number> = []
 const received = (to: ReadonlyArray<string>, size: number) => {
   messages++
+  arrivals.push(Date.now())
   bytes += size
   for (const address of to) {
     recipients.set(address, (recipients.get(address) ?? 0) + 1)
@@ -132,6 +136,8 @@ createServer((req, res) => {
   res.setHeader("content-type", "application/json")
   const probe = new URL(req.url ?? "/", "http://sink").searchParams.get("probe")
   if (probe !== null) return void res.end(JSON.stringify({ at: probes.get(probe) ?? null }))
+  const nth = new URL(req.url ?? "/", "http://sink").searchParams.get("nth")
+  if (nth !== null) return void res.end(JSON.stringify({ at: arrivals[Number(nth) - 1] ?? null }))
   let duplicates = 0
   for (const count of recipients.values()) if (count > 1) duplicates++
   res.end(JSON.stringify({ messages, bytes, recipients: recipients.size, duplicates, cpuMs: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 }))

@@ -33,18 +33,21 @@ export const importTagEvents = (
   at: Date
 ): Array<NewEvent> => {
   const key = (link: TagLink) => `${link.subscriberId}:${link.tagId}`
-  const addedKeys = new Set(added.map(key))
-  const removedKeys = new Set(removed.map(key))
+  // the events of one tag share one frozen data object (a batch has thousands of events and a handful of tags)
+  const dataOf = new Map<number, Readonly<Record<string, unknown>>>()
+  const data = (tagId: number) => {
+    let found = dataOf.get(tagId)
+    if (found === undefined) dataOf.set(tagId, found = Object.freeze({ tag: names.get(tagId) ?? null }))
+    return found
+  }
   const event = (type: "tag.added" | "tag.removed") => (link: TagLink) =>
-    newEvent(type, at, {
-      emailListId,
-      subscriberId: link.subscriberId,
-      refId: link.tagId,
-      data: { tag: names.get(link.tagId) ?? null }
-    })
+    newEvent(type, at, { emailListId, subscriberId: link.subscriberId, refId: link.tagId, data: data(link.tagId) })
+  // a link both removed and added (a tag replaced by itself) is no change; new subscribers only add, with nothing to compare
+  const addedKeys = removed.length === 0 ? new Set<string>() : new Set(added.map(key))
+  const removedKeys = added.length === 0 ? new Set<string>() : new Set(removed.map(key))
   return [
-    ...removed.filter((link) => !addedKeys.has(key(link))).map(event("tag.removed")),
-    ...added.filter((link) => !removedKeys.has(key(link))).map(event("tag.added"))
+    ...(addedKeys.size === 0 ? removed : removed.filter((link) => !addedKeys.has(key(link)))).map(event("tag.removed")),
+    ...(removedKeys.size === 0 ? added : added.filter((link) => !removedKeys.has(key(link)))).map(event("tag.added"))
   ]
 }
 

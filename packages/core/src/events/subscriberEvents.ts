@@ -22,9 +22,16 @@ export const statusEvents = (subscriber: SubscriberRef, from: SubscriberStatus, 
   return type === null ? [] : [newEvent(type, at, { emailListId: subscriber.emailListId, subscriberId: subscriber.id })]
 }
 
+/** The data of a `subscriber.created` event per status: one frozen object each, shared by every such event. */
+const createdData: Record<SubscriberStatus, Readonly<Record<string, unknown>>> = {
+  unconfirmed: Object.freeze({ status: "unconfirmed" }),
+  subscribed: Object.freeze({ status: "subscribed" }),
+  unsubscribed: Object.freeze({ status: "unsubscribed" })
+}
+
 /** The event of a new subscriber (its status at creation is in `data`). */
 export const createdEvent = (subscriber: SubscriberRef, status: SubscriberStatus, at: Date): NewEvent =>
-  newEvent("subscriber.created", at, { emailListId: subscriber.emailListId, subscriberId: subscriber.id, data: { status } })
+  newEvent("subscriber.created", at, { emailListId: subscriber.emailListId, subscriberId: subscriber.id, data: createdData[status] })
 
 /** The event of a deleted subscriber, carrying what the API showed of it (it cannot be looked up any more). */
 export const deletedEvent = (

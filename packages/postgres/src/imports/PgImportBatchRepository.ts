@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { ImportBatchRepository } from "@mailroom/core"
 import {
+  dataTexts,
   EVENT_COLUMNS,
   eventValues,
   type ExistingSubscriberRow,
@@ -33,7 +34,7 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
         yield* transactionClient,
         "import_updates",
         ["id", ...IMPORTED_COLUMNS],
-        rows.map(({ columns, id }) => [id, ...importedValues(columns)])
+        { length: rows.length, row: (i) => [rows[i]!.id, ...importedValues(rows[i]!.columns)] }
       )
       yield* sql`UPDATE subscribers s SET ${sql.literal(IMPORTED_COLUMNS.map((column) => `${column} = u.${column}`).join(", "))}
         FROM import_updates u WHERE s.id = u.id`
@@ -48,16 +49,18 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
         yield* transactionClient,
         "subscribers",
         ["id", ...NEW_SUBSCRIBER_COLUMNS],
-        rows.map((c, i) => [ids[i]!, ...newSubscriberValues(c)])
+        { length: rows.length, row: (i) => [ids[i]!, ...newSubscriberValues(rows.row(i))] }
       )
       return ids
     }),
   link: (links) =>
     Effect.flatMap(transactionClient, (client) =>
-      copyRows(client, "subscriber_tags", ["subscriber_id", "tag_id"], links.map((link) => [link.subscriberId, link.tagId]))),
+      copyRows(client, "subscriber_tags", ["subscriber_id", "tag_id"], { length: links.length, row: (i) => [links[i]!.subscriberId, links[i]!.tagId] })),
   record: (events) =>
-    Effect.flatMap(transactionClient, (client) =>
-      copyRows(client, "events", EVENT_COLUMNS, events.map(eventValues)))
+    Effect.flatMap(transactionClient, (client) => {
+      const dataText = dataTexts()
+      return copyRows(client, "events", EVENT_COLUMNS, { length: events.length, row: (i) => eventValues(events[i]!, dataText) })
+    })
 })
 
 /** ImportBatchRepository on Postgres: the portable batch with its bulk statements run through COPY. */

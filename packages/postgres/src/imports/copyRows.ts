@@ -1,4 +1,5 @@
 import { SqlError } from "@effect/sql/SqlError"
+import type { Rows } from "@mailroom/sql"
 import { Effect } from "effect"
 import { finished } from "node:stream/promises"
 import type { PoolClient } from "pg"
@@ -22,9 +23,10 @@ const field = (value: CopyValue): string => {
 const CHUNK = 32_768
 
 /** Writes the rows in COPY's text format (one line each) to `stream`, in chunks of about CHUNK characters. */
-const writeCopyText = (stream: NodeJS.WritableStream, rows: ReadonlyArray<ReadonlyArray<CopyValue>>): void => {
+const writeCopyText = (stream: NodeJS.WritableStream, rows: Rows<ReadonlyArray<CopyValue>>): void => {
   let text = ""
-  for (const row of rows) {
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows.row(r)
     for (let i = 0; i < row.length; i++) text += (i === 0 ? "" : "\t") + field(row[i]!)
     text += "\n"
     if (text.length >= CHUNK) {
@@ -35,12 +37,15 @@ const writeCopyText = (stream: NodeJS.WritableStream, rows: ReadonlyArray<Readon
   stream.end(text)
 }
 
-/** Copies rows into `table`'s `columns` with `COPY … FROM STDIN` (text format) on `client`, in its transaction. */
+/**
+ * Copies rows into `table`'s `columns` with `COPY … FROM STDIN` (text format) on `client`, in its transaction; each row
+ * is read once, as its line is written.
+ */
 export const copyRows = (
   client: PoolClient,
   table: string,
   columns: ReadonlyArray<string>,
-  rows: ReadonlyArray<ReadonlyArray<CopyValue>>
+  rows: Rows<ReadonlyArray<CopyValue>>
 ): Effect.Effect<void, SqlError> =>
   rows.length === 0 ? Effect.void : Effect.tryPromise({
     try: () => {

@@ -10,8 +10,22 @@ const CHUNK = 1_000
 /** The columns of an event row, in the order of `eventValues` (its `tx` is the database's default). */
 export const EVENT_COLUMNS = ["type", "created_at", "email_list_id", "subscriber_id", "campaign_id", "send_id", "ref_id", "data"] as const
 
-/** The values of EVENT_COLUMNS for an event. */
-export const eventValues = (event: NewEvent): Array<InsertValue> => [
+/**
+ * The JSON text of events' data, remembered per object for one write: the events of a batch share a handful of data
+ * objects (one per tag, one per status), and each was serialized once per event.
+ */
+export const dataTexts = () => {
+  const texts = new Map<object, string>()
+  return (data: NewEvent["data"]): string | null => {
+    if (data === null) return null
+    let text = texts.get(data)
+    if (text === undefined) texts.set(data, text = JSON.stringify(data))
+    return text
+  }
+}
+
+/** The values of EVENT_COLUMNS for an event (its data's text through `dataText`, one per write). */
+export const eventValues = (event: NewEvent, dataText: (data: NewEvent["data"]) => string | null): Array<InsertValue> => [
   event.type,
   isoText(event.occurredAt),
   event.emailListId,
@@ -19,16 +33,27 @@ export const eventValues = (event: NewEvent): Array<InsertValue> => [
   event.campaignId,
   event.sendId,
   event.refId,
-  event.data === null ? null : JSON.stringify(event.data)
+  dataText(event.data)
 ]
 
 /** Records events in the current transaction, in multi-row inserts. */
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
   Effect.gen(function*() {
+    const dataText = dataTexts()
     for (let at = 0; at < events.length; at += CHUNK) {
       const end = Math.min(events.length, at + CHUNK)
       const values = new Array<InsertValue>((end - at) * EVENT_COLUMNS.length)
-      for (let i = at, v = 0; i < end; i++) for (const value of eventValues(events[i]!)) values[v++] = value
+      for (let i = at, v = 0; i < end; i++) {
+        const event = events[i]!
+        values[v++] = event.type
+        values[v++] = isoText(event.occurredAt)
+        values[v++] = event.emailListId
+        values[v++] = event.subscriberId
+        values[v++] = event.campaignId
+        values[v++] = event.sendId
+        values[v++] = event.refId
+        values[v++] = dataText(event.data)
+      }
       yield* valuesInsert(sql, "events", EVENT_COLUMNS, values)
     }
   })

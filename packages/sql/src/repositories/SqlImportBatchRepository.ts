@@ -25,6 +25,7 @@ import {
   type ImportBulkWrites,
   type ImportedSubscriberColumns,
   type NewSubscriberColumns,
+  type Rows,
   sqlImportBulkWrites
 } from "./imports/ImportBulkWrites.js"
 
@@ -59,19 +60,19 @@ const importedColumns = (row: ImportRow, fields: ImportedFields, importId: numbe
   lastImportId: importId
 })
 
-/** The rows of new subscribers, in a plain loop (it runs for every imported row; spreads cost several µs each). */
-const insertRows = (plan: ImportPlan, batch: ImportBatch, stamp: string) => {
-  const out: Array<NewSubscriberColumns> = []
-  for (const { fields, row } of plan.inserts) {
+/** The rows of new subscribers, each built when the insert reads it (in a plain loop: spreads cost several µs a row). */
+const insertRows = (plan: ImportPlan, batch: ImportBatch, stamp: string): Rows<NewSubscriberColumns> => ({
+  length: plan.inserts.length,
+  row: (index) => {
+    const { fields, row } = plan.inserts[index]!
     const columns = importedColumns(row, fields, batch.importId, stamp) as Record<string, string | number | null>
     columns["uuid"] = newUuid()
     columns["emailListId"] = batch.emailListId
     columns["email"] = row.email
     columns["createdAt"] = stamp
-    out.push(columns as NewSubscriberColumns)
+    return columns as NewSubscriberColumns
   }
-  return out
-}
+})
 
 /** A subscriber the batch wrote, with its row. */
 interface Written {

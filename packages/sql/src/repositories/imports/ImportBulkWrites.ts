@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { chunks } from "../../chunks.js"
 import { insertEvents } from "../../events/insertEvents.js"
 import { type InsertValue, valuesInsert } from "../../valuesInsert.js"
-import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues } from "./importColumns.js"
+import { NEW_SUBSCRIBER_COLUMNS, writeNewSubscriberValues } from "./importColumns.js"
 
 /** Rows per multi-row INSERT (13 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 500
@@ -43,6 +43,15 @@ export type NewSubscriberColumns = ImportedSubscriberColumns & {
   readonly createdAt: string
 }
 
+/**
+ * Rows built one at a time as a writer reads them (each exactly once, in order): a batch's rows then live only while
+ * their statement is filled, instead of all of them until the batch ends (which made the garbage collector copy them).
+ */
+export interface Rows<A> {
+  readonly length: number
+  readonly row: (index: number) => A
+}
+
 /** A subscriber-tag link. */
 export type TagLinkRow = { readonly subscriberId: number; readonly tagId: number }
 
@@ -55,8 +64,8 @@ export interface ImportBulkWrites {
   readonly existing: (emailListId: number, emails: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ExistingSubscriberRow>, SqlError>
   /** Writes the imported columns of existing subscribers (each id once). */
   readonly update: (rows: ReadonlyArray<{ readonly id: number; readonly columns: ImportedSubscriberColumns }>) => Effect.Effect<void, SqlError>
-  /** Inserts new subscribers; their ids, in the order of `rows`. */
-  readonly insert: (rows: ReadonlyArray<NewSubscriberColumns>) => Effect.Effect<ReadonlyArray<number>, SqlError>
+  /** Inserts new subscribers (each row read once); their ids, in the order of `rows`. */
+  readonly insert: (rows: Rows<NewSubscriberColumns>) => Effect.Effect<ReadonlyArray<number>, SqlError>
   /** Links subscribers that have no link yet (the batch's new ones) to tags. */
   readonly link: (links: ReadonlyArray<TagLinkRow>) => Effect.Effect<void, SqlError>
   /** Records events, in order. */
@@ -64,19 +73,24 @@ export interface ImportBulkWrites {
 }
 
 /** Inserts new subscribers and learns their ids from RETURNING. */
-const returningInsert = (sql: SqlClient.SqlClient, rows: ReadonlyArray<NewSubscriberColumns>) =>
+const returningInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>) =>
   Effect.gen(function*() {
     const ids: Array<number> = []
-    for (const part of chunks(rows, INSERT_CHUNK)) {
-      const values = new Array<InsertValue>(part.length * NEW_SUBSCRIBER_COLUMNS.length)
-      let v = 0
-      for (const c of part) for (const value of newSubscriberValues(c)) values[v++] = value
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const end = Math.min(rows.length, start + INSERT_CHUNK)
+      const values = new Array<InsertValue>((end - start) * NEW_SUBSCRIBER_COLUMNS.length)
+      const emails: Array<string> = []
+      for (let i = start, v = 0; i < end; i++) {
+        const c = rows.row(i)
+        emails.push(c.email)
+        v = writeNewSubscriberValues(c, values, v)
+      }
       // matched by address: neither database promises RETURNING rows in VALUES order
       const idOf = new Map<string, number>()
       for (const { email, id } of yield* valuesInsert<{ readonly id: number; readonly email: string }>(sql, "subscribers", NEW_SUBSCRIBER_COLUMNS, values, "id, email")) {
         idOf.set(email, Number(id))
       }
-      for (const { email } of part) ids.push(idOf.get(email)!)
+      for (const email of emails) ids.push(idOf.get(email)!)
     }
     return ids
   })
@@ -88,23 +102,22 @@ const NUMBERED_COLUMNS = ["id", ...NEW_SUBSCRIBER_COLUMNS]
  * RETURNING, which cost 3.5 µs of an insert's 15.7 µs a row (bench/RESULTS.md). Safe because a transaction that
  * writes is the file's only writer, and one whose snapshot went stale cannot write at all.
  */
-const numberedInsert = (sql: SqlClient.SqlClient, rows: ReadonlyArray<NewSubscriberColumns>) =>
+const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>) =>
   Effect.gen(function*() {
     if (rows.length === 0) return []
     const [after] = yield* sql<{ readonly last: number }>`SELECT MAX(COALESCE((SELECT MAX(id) FROM subscribers), 0),
       COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'subscribers'), 0)) AS last`
     const first = Number(after!.last) + 1
-    let id = first
-    for (const part of chunks(rows, INSERT_CHUNK)) {
-      const values = new Array<InsertValue>(part.length * NUMBERED_COLUMNS.length)
-      let v = 0
-      for (const c of part) {
-        values[v++] = id++
-        for (const value of newSubscriberValues(c)) values[v++] = value
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const end = Math.min(rows.length, start + INSERT_CHUNK)
+      const values = new Array<InsertValue>((end - start) * NUMBERED_COLUMNS.length)
+      for (let i = start, v = 0; i < end; i++) {
+        values[v++] = first + i
+        v = writeNewSubscriberValues(rows.row(i), values, v)
       }
       yield* valuesInsert(sql, "subscribers", NUMBERED_COLUMNS, values)
     }
-    return rows.map((_, i) => first + i)
+    return Array.from({ length: rows.length }, (_, i) => first + i)
   })
 
 /** The bulk statements in portable SQL: IN look-ups, multi-row inserts (on SQLite numbered here, without RETURNING), one UPDATE per changed subscriber. */

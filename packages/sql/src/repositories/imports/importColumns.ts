@@ -30,6 +30,24 @@ export const importedValues = (c: ImportedSubscriberColumns): Array<InsertValue>
   c.lastImportId
 ]
 
+/** Writes the values of NEW_SUBSCRIBER_COLUMNS into `into` from `at`; the index after them. */
+export const writeNewSubscriberValues = (c: NewSubscriberColumns, into: Array<InsertValue>, at: number): number => {
+  into[at] = c.uuid
+  into[at + 1] = c.emailListId
+  into[at + 2] = c.email
+  into[at + 3] = c.createdAt
+  into[at + 4] = c.firstName
+  into[at + 5] = c.lastName
+  into[at + 6] = c.extraAttributes
+  into[at + 7] = c.searchKey
+  into[at + 8] = c.status
+  into[at + 9] = c.subscribedAt
+  into[at + 10] = c.unsubscribedAt
+  into[at + 11] = c.updatedAt
+  into[at + 12] = c.lastImportId
+  return at + 13
+}
+
 /** The values of NEW_SUBSCRIBER_COLUMNS. */
 export const newSubscriberValues = (c: NewSubscriberColumns): Array<InsertValue> => [
   c.uuid,

@@ -118,6 +118,9 @@ export const isUuid = (text: string): boolean => uuidPattern.test(text)
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"))
 const pool = new Uint8Array(4096)
 let pooled = pool.length
+/** The millisecond of the last id made and its text up to the version digit: ids of one batch share it. */
+let prefixMs = -1
+let prefix = ""
 
 /**
  * A new UUID version 7 (RFC 9562), lower-cased: 48 bits of milliseconds, then 74 random bits. Ids made one after
@@ -131,8 +134,13 @@ export const newUuid = (): string => {
     pooled = 0
   }
   const ms = Date.now()
-  const r = pool.subarray(pooled, (pooled += 10))
-  const time = ms.toString(16).padStart(12, "0")
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${HEX[r[0]!]!.slice(1)}${HEX[r[1]!]}-` +
-    `${HEX[0x80 | (r[2]! & 0x3f)]}${HEX[r[3]!]}-${HEX[r[4]!]}${HEX[r[5]!]}${HEX[r[6]!]}${HEX[r[7]!]}${HEX[r[8]!]}${HEX[r[9]!]}`
+  if (ms !== prefixMs) {
+    const time = ms.toString(16).padStart(12, "0")
+    prefixMs = ms
+    prefix = `${time.slice(0, 8)}-${time.slice(8, 12)}-7`
+  }
+  const r = pooled
+  pooled += 10
+  return prefix + HEX[pool[r]!]!.slice(1) + HEX[pool[r + 1]!] + "-" + HEX[0x80 | (pool[r + 2]! & 0x3f)] + HEX[pool[r + 3]!] + "-" +
+    HEX[pool[r + 4]!] + HEX[pool[r + 5]!] + HEX[pool[r + 6]!] + HEX[pool[r + 7]!] + HEX[pool[r + 8]!] + HEX[pool[r + 9]!]
 }

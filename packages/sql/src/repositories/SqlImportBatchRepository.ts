@@ -18,6 +18,7 @@ import {
 } from "@mailroom/core"
 import { Effect, Layer, Option } from "effect"
 import { chunks } from "../chunks.js"
+import { isoText } from "../isoText.js"
 import { searchKey, statusCounter } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
 import {
@@ -54,8 +55,8 @@ const importedColumns = (row: ImportRow, fields: ImportedFields, importId: numbe
   extraAttributes: JSON.stringify(fields.extraAttributes),
   searchKey: searchKey(row.email, fields.firstName, fields.lastName),
   status: fields.status,
-  subscribedAt: fields.subscribedAt?.toISOString() ?? null,
-  unsubscribedAt: fields.unsubscribedAt?.toISOString() ?? null,
+  subscribedAt: fields.subscribedAt === null ? null : isoText(fields.subscribedAt),
+  unsubscribedAt: fields.unsubscribedAt === null ? null : isoText(fields.unsubscribedAt),
   updatedAt: stamp,
   lastImportId: importId
 })

@@ -68,6 +68,7 @@ export interface RejectedRow {
 
 /** Splits a tags cell on `;`, `,` and `|`, trimming and dropping empty and repeated (case-insensitive) names. */
 export const splitTags = (cell: string): Array<string> => {
+  if (cell === "") return []
   const seen = new Set<string>()
   const tags: Array<string> = []
   for (const raw of cell.split(/[;,|]/)) {
@@ -95,41 +96,47 @@ const parseDate = (cell: string): Date | undefined => {
   return rolledOver ? undefined : date
 }
 
-/** Reads one data row: the row, or why it is refused (an invalid address or date). */
+/** A cell's trimmed text ("" when the column is absent or the row is short). */
+const cellAt = (fields: ReadonlyArray<string>, index: number | null): string => (index === null ? "" : (fields[index] ?? "").trim())
+
+/** A name cell: at most 255 characters, or null when empty. */
+const textAt = (fields: ReadonlyArray<string>, index: number | null): string | null => cellAt(fields, index).slice(0, 255) || null
+
+/** A date cell: null when empty, undefined when it is not a date. */
+const dateAt = (fields: ReadonlyArray<string>, index: number | null): Date | null | undefined => {
+  const text = cellAt(fields, index)
+  return text === "" ? null : parseDate(text)
+}
+
+/** Reads one data row: the row, or why it is refused (an invalid address or date). Runs for every row of an import. */
 export const importRow = (
   columns: ImportColumns,
   line: number,
   fields: ReadonlyArray<string>
 ): Either.Either<ImportRow, RejectedRow> => {
-  const cell = (index: number | null) => (index === null ? "" : (fields[index] ?? "").trim())
-  const raw = cell(columns.email)
+  const raw = cellAt(fields, columns.email)
   const email = normalizeEmail(raw)
   if (!isEmail(email)) {
     return Either.left({ line, email: raw === "" ? null : raw.slice(0, 255), reason: raw === "" ? "The email is missing." : "The email is not a valid address." })
   }
-  const dates: Record<"subscribedAt" | "unsubscribedAt", Date | null> = { subscribedAt: null, unsubscribedAt: null }
-  for (const field of ["subscribedAt", "unsubscribedAt"] as const) {
-    const text = cell(columns[field])
-    if (text === "") continue
-    const date = parseDate(text)
-    if (date === undefined) {
-      return Either.left({ line, email, reason: `The ${field === "subscribedAt" ? "subscribed_at" : "unsubscribed_at"} value is not a valid date.` })
-    }
-    dates[field] = date
-  }
+  const subscribedAt = dateAt(fields, columns.subscribedAt)
+  if (subscribedAt === undefined) return Either.left({ line, email, reason: "The subscribed_at value is not a valid date." })
+  const unsubscribedAt = dateAt(fields, columns.unsubscribedAt)
+  if (unsubscribedAt === undefined) return Either.left({ line, email, reason: "The unsubscribed_at value is not a valid date." })
   const attributes: Record<string, string> = {}
-  for (const [index, name] of columns.extra) {
-    const value = cell(index)
+  for (let i = 0; i < columns.extra.length; i++) {
+    const [index, name] = columns.extra[i]!
+    const value = cellAt(fields, index)
     if (value !== "") attributes[name] = value
   }
-  const text = (index: number | null) => cell(index).slice(0, 255) || null
   return Either.right({
     line,
     email,
-    firstName: text(columns.firstName),
-    lastName: text(columns.lastName),
-    tags: splitTags(cell(columns.tags)),
+    firstName: textAt(fields, columns.firstName),
+    lastName: textAt(fields, columns.lastName),
+    tags: splitTags(cellAt(fields, columns.tags)),
     attributes,
-    ...dates
+    subscribedAt,
+    unsubscribedAt
   })
 }

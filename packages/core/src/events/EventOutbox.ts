@@ -1,7 +1,13 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, Duration, type Effect, type Option } from "effect"
 import type { DomainEvent } from "./DomainEvent.js"
 import type { EventPosition } from "./EventPosition.js"
 import type { NewEvent } from "./NewEvent.js"
+
+/**
+ * How far after a prune's `before` an event may be dated and still be taken as recent: one dated later came from a
+ * clock that ran ahead, and does not keep the events recorded after it from being pruned.
+ */
+export const PRUNE_CLOCK_SLACK = Duration.days(30)
 
 /** A batch of events read for a consumer, and the position to save once they are handled. */
 export interface EventBatch {
@@ -33,6 +39,9 @@ export class EventOutbox extends Context.Tag("@mailroom/EventOutbox")<EventOutbo
   readonly read: (after: EventPosition, limit: number) => Effect.Effect<EventBatch>
   /** The position after every event recorded so far that no running transaction can precede (a live reader's start). */
   readonly end: Effect.Effect<EventPosition>
-  /** Deletes events older than `before` that every consumer has read; how many. */
+  /**
+   * Deletes events older than `before` that every consumer has read, from the oldest on up to the first event dated at
+   * or after `before` (within PRUNE_CLOCK_SLACK of it; events are recorded in time order); how many.
+   */
   readonly prune: (before: Date) => Effect.Effect<number>
 }>() {}

@@ -50,7 +50,13 @@ export const copyRows = (
   rows.length === 0 ? Effect.void : Effect.tryPromise({
     try: () => {
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`))
-      writeCopyText(stream, rows)
+      try {
+        writeCopyText(stream, rows)
+      } catch (cause) {
+        // a row that cannot be built ends the COPY with its error, so the connection is not left inside it
+        stream.destroy(cause as Error)
+        throw cause
+      }
       return finished(stream)
     },
     catch: (cause) => new SqlError({ cause, message: `Failed to copy rows into ${table}` })

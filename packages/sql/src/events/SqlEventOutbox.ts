@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { DomainEvent, type EventBatch, EventOutbox, type EventPosition, isEventType } from "@mailroom/core"
-import { Effect, Layer, Option } from "effect"
+import { DomainEvent, type EventBatch, EventOutbox, type EventPosition, isEventType, PRUNE_CLOCK_SLACK } from "@mailroom/core"
+import { Duration, Effect, Layer, Option } from "effect"
 import { insertEvents } from "./insertEvents.js"
 
 interface EventRow {
@@ -108,10 +108,14 @@ export const SqlEventOutbox = Layer.effect(
       end: end.pipe(Effect.orDie),
       prune: (before) => {
         // events are numbered as they are written, with the time they were written: the old ones are the ids before the
-        // first recent one, found by walking ids from the oldest (the rows about to go), with no index on the time
-        const firstRecent = sql`(SELECT id FROM events WHERE created_at >= ${before.toISOString()} ORDER BY id LIMIT 1)`
+        // first recent one, found by walking ids from the oldest (the rows about to go), with no index on the time; one
+        // dated beyond the slack (a clock that ran ahead) is kept but does not stop the walk
+        const cutoff = before.toISOString()
+        const slackUntil = new Date(before.getTime() + Duration.toMillis(PRUNE_CLOCK_SLACK)).toISOString()
+        const firstRecent = sql`(SELECT id FROM events WHERE created_at >= ${cutoff} AND created_at <= ${slackUntil} ORDER BY id LIMIT 1)`
         return Effect.map(
           sql<{ readonly id: number }>`DELETE FROM events WHERE id < COALESCE(${firstRecent}, (SELECT MAX(id) FROM events) + 1)
+            AND created_at < ${cutoff}
             AND NOT EXISTS (SELECT 1 FROM event_consumers c WHERE c.tx < events.tx OR (c.tx = events.tx AND c.last_id < events.id))
             RETURNING id`,
           (rows) => rows.length

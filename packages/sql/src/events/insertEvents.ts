@@ -24,17 +24,25 @@ export const dataTexts = () => {
   }
 }
 
+/** Writes the values of EVENT_COLUMNS for an event into `into` from `at` (its data's text through `dataText`); the index after them. */
+const writeEventValues = (event: NewEvent, dataText: (data: NewEvent["data"]) => string | null, into: Array<InsertValue>, at: number): number => {
+  into[at] = event.type
+  into[at + 1] = isoText(event.occurredAt)
+  into[at + 2] = event.emailListId
+  into[at + 3] = event.subscriberId
+  into[at + 4] = event.campaignId
+  into[at + 5] = event.sendId
+  into[at + 6] = event.refId
+  into[at + 7] = dataText(event.data)
+  return at + 8
+}
+
 /** The values of EVENT_COLUMNS for an event (its data's text through `dataText`, one per write). */
-export const eventValues = (event: NewEvent, dataText: (data: NewEvent["data"]) => string | null): Array<InsertValue> => [
-  event.type,
-  isoText(event.occurredAt),
-  event.emailListId,
-  event.subscriberId,
-  event.campaignId,
-  event.sendId,
-  event.refId,
-  dataText(event.data)
-]
+export const eventValues = (event: NewEvent, dataText: (data: NewEvent["data"]) => string | null): Array<InsertValue> => {
+  const values = new Array<InsertValue>(EVENT_COLUMNS.length)
+  writeEventValues(event, dataText, values, 0)
+  return values
+}
 
 /** Records events in the current transaction, in multi-row inserts. */
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
@@ -43,17 +51,7 @@ export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<New
     for (let at = 0; at < events.length; at += CHUNK) {
       const end = Math.min(events.length, at + CHUNK)
       const values = new Array<InsertValue>((end - at) * EVENT_COLUMNS.length)
-      for (let i = at, v = 0; i < end; i++) {
-        const event = events[i]!
-        values[v++] = event.type
-        values[v++] = isoText(event.occurredAt)
-        values[v++] = event.emailListId
-        values[v++] = event.subscriberId
-        values[v++] = event.campaignId
-        values[v++] = event.sendId
-        values[v++] = event.refId
-        values[v++] = dataText(event.data)
-      }
+      for (let i = at, v = 0; i < end; i++) v = writeEventValues(events[i]!, dataText, values, v)
       yield* valuesInsert(sql, "events", EVENT_COLUMNS, values)
     }
   })

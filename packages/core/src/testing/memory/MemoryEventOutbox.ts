@@ -1,6 +1,6 @@
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { DomainEvent } from "../../events/DomainEvent.js"
-import { EventOutbox } from "../../events/EventOutbox.js"
+import { EventOutbox, PRUNE_CLOCK_SLACK } from "../../events/EventOutbox.js"
 import type { EventPosition } from "../../events/EventPosition.js"
 import { recordMemoryEvents } from "./memoryEvents.js"
 import type { MemoryState } from "./MemoryState.js"
@@ -37,9 +37,12 @@ export const makeMemoryEventOutbox = (state: MemoryState) => {
     prune: (before) =>
       Effect.sync(() => {
         const readByAll = Math.min(...[...state.tables.eventConsumers.values()].map((row) => row.position.id))
+        const slackUntil = before.getTime() + Duration.toMillis(PRUNE_CLOCK_SLACK)
         let pruned = 0
-        for (const [id, event] of state.tables.events) {
-          if (id <= readByAll && event.occurredAt < before) {
+        for (const [id, event] of [...state.tables.events].sort(([a], [b]) => a - b)) {
+          const at = event.occurredAt.getTime()
+          if (at >= before.getTime() && at <= slackUntil) break
+          if (id <= readByAll && at < before.getTime()) {
             state.tables.events.delete(id)
             pruned++
           }

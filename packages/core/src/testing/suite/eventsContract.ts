@@ -172,4 +172,22 @@ export const eventsContract = (makeStorage: MakeStorage) =>
         expect(yield* outbox.prune(at(1_000))).toBe(1)
         expect((yield* recorded).map((e) => e.campaignId)).toEqual([3])
       })))
+
+    it.effect("prunes from the oldest up to the first recent event; one dated far ahead (a clock that ran ahead) does not stop it", () =>
+      run(Effect.gen(function*() {
+        const outbox = yield* EventOutbox
+        const { withTransaction } = yield* Transactor
+        const farAhead = new Date(at(5).getTime() + 40 * 86_400_000)
+        yield* outbox.append([
+          newEvent("campaign.sent", at(1), { campaignId: 1 }),
+          newEvent("campaign.sent", farAhead, { campaignId: 2 }),
+          newEvent("campaign.sent", at(2), { campaignId: 3 }),
+          newEvent("campaign.sent", at(10), { campaignId: 4 }),
+          newEvent("campaign.sent", at(3), { campaignId: 5 })
+        ])
+        const all = Option.getOrThrow(yield* withTransaction(outbox.claim("reader", { limit: 10, start: "beginning" })))
+        yield* withTransaction(outbox.advance("reader", all.next))
+        expect(yield* outbox.prune(at(5))).toBe(2)
+        expect((yield* recorded).map((e) => e.campaignId)).toEqual([2, 4, 5])
+      })))
   })

@@ -48,7 +48,9 @@ export type NewSubscriberColumns = ImportedSubscriberColumns & {
  * their statement is filled, instead of all of them until the batch ends (which made the garbage collector copy them).
  */
 export interface Rows<A> {
+  /** How many rows. */
   readonly length: number
+  /** Builds row `index` (0-based); read each once, in order. */
   readonly row: (index: number) => A
 }
 

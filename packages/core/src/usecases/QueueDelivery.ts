@@ -7,7 +7,7 @@ import { DeliveryOptions } from "./DeliveryOptions.js"
 import { pump } from "./deliveryPump.js"
 import { now } from "./now.js"
 import { makeOutage, untilItWorks } from "./Outage.js"
-import { pollForever, SLOWEST_IDLE_POLL } from "./pollForever.js"
+import { idleWait, pollForever, SLOWEST_IDLE_POLL } from "./pollForever.js"
 import { sendLeases } from "./sendLeases.js"
 
 /** How long a woken pump waits for more sends before it claims (so that a busy queue makes batches, not one claim a send). */
@@ -74,7 +74,7 @@ export const makeQueueDelivery = <A extends { readonly send: { readonly id: Send
             return Option.some(claimed)
           }
           if (!wait) return Option.none<ReadonlyArray<A>>()
-          yield* config.wakeup.wait(Math.min(slowestMillis, pollMillis * 2 ** Math.min(empty, 16)))
+          yield* config.wakeup.wait(idleWait(pollMillis, slowestMillis, empty))
           // a moment for the sends queued meanwhile, so that a busy queue makes batches, not one claim per send
           yield* Effect.sleep(GATHER)
         }

@@ -5,6 +5,9 @@ import { WorkSignal } from "./WorkSignal.js"
 /** The longest an idle worker waits between polls once it has slowed down (`maxIdle` of the workers). */
 export const SLOWEST_IDLE_POLL = Duration.seconds(2)
 
+/** The wait after `empty` empty polls in a row: `base` doubled each time, at most `most` (milliseconds). */
+export const idleWait = (base: number, most: number, empty: number): number => Math.min(most, base * 2 ** Math.min(empty, 16))
+
 /**
  * Runs a worker's `step` forever: after a step that found nothing to do it waits `idle` (or what the step asks for
  * when it returns a Duration). With `maxIdle`, and a WorkSignal in the context, each further empty step doubles the
@@ -28,7 +31,7 @@ export const pollForever = (
     const slowsDown = Option.isSome(signal) && most > base
     /** The wait after an empty step: longer each time, cut short by a nudge taken before the step. */
     const wait = (nudge: Deferred.Deferred<void> | null) => {
-      const millis = slowsDown ? Math.min(most, base * 2 ** Math.min(empty++, 16)) : base
+      const millis = slowsDown ? idleWait(base, most, empty++) : base
       if (nudge === null || millis <= base) return Effect.sleep(millis)
       return Effect.raceFirst(Effect.sleep(millis), Effect.andThen(Deferred.await(nudge), () => (empty = 0)))
     }

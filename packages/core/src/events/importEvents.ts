@@ -42,12 +42,14 @@ export const importTagEvents = (
   }
   const event = (type: "tag.added" | "tag.removed") => (link: TagLink) =>
     newEvent(type, at, { emailListId, subscriberId: link.subscriberId, refId: link.tagId, data: data(link.tagId) })
-  // a link both removed and added (a tag replaced by itself) is no change; new subscribers only add, with nothing to compare
-  const addedKeys = removed.length === 0 ? new Set<string>() : new Set(added.map(key))
-  const removedKeys = added.length === 0 ? new Set<string>() : new Set(removed.map(key))
+  // a link both removed and added (a tag replaced by itself) is no change; with only one side (new subscribers only
+  // add) there is nothing to compare, and no key is built
+  const both = removed.length > 0 && added.length > 0
+  const addedKeys = new Set(both ? added.map(key) : [])
+  const removedKeys = new Set(both ? removed.map(key) : [])
   return [
-    ...(addedKeys.size === 0 ? removed : removed.filter((link) => !addedKeys.has(key(link)))).map(event("tag.removed")),
-    ...(removedKeys.size === 0 ? added : added.filter((link) => !removedKeys.has(key(link)))).map(event("tag.added"))
+    ...(both ? removed.filter((link) => !addedKeys.has(key(link))) : removed).map(event("tag.removed")),
+    ...(both ? added.filter((link) => !removedKeys.has(key(link))) : added).map(event("tag.added"))
   ]
 }
 

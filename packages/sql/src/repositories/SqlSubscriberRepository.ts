@@ -48,7 +48,8 @@ const isUniqueViolation = (error: unknown): boolean =>
 /**
  * SubscriberRepository over SqlClient. Status is stored next to its timestamps for indexed filtering, and every
  * write adjusts the list's per-status counters and tags' subscriber counts by the rows it actually changed, so
- * counts stay exact and are read without counting a million rows.
+ * counts stay exact and are read without counting a million rows. Those counter rows are shared by every writer of a
+ * list, and Postgres holds an updated row until the commit, so each write adjusts them after its other statements.
  */
 export const SqlSubscriberRepository = Layer.effect(
   SubscriberRepository,
@@ -122,9 +123,9 @@ export const SqlSubscriberRepository = Layer.effect(
           }
           const inserted = yield* sql`INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`
           if (inserted.length === 0) return Option.none()
-          yield* shift(subscriber.emailListId, null, row.status)
           const [created] = yield* decodeRows(inserted)
           yield* insertEvents(sql, [createdEvent(created!, row.status, subscriber.createdAt)])
+          yield* shift(subscriber.emailListId, null, row.status)
           return Option.some(new Subscriber({ ...created!, tags: [] }, true))
         }).pipe(Effect.orDie),
       update: (previous, changes) =>
@@ -137,8 +138,8 @@ export const SqlSubscriberRepository = Layer.effect(
               WHERE other.email_list_id = ${previous.emailListId} AND other.email = ${row.email} AND other.id <> ${previous.id}
             ) RETURNING *`
           if (updated.length === 0) return Option.none()
-          yield* shift(previous.emailListId, from, row.status)
           yield* insertEvents(sql, statusEvents(previous, from, row.status, changes.updatedAt))
+          yield* shift(previous.emailListId, from, row.status)
           return yield* one(updated)
         }).pipe(
           Effect.catchIf(
@@ -172,11 +173,13 @@ export const SqlSubscriberRepository = Layer.effect(
           if (deleted.length === 0) return false
           const at = new Date(yield* Clock.currentTimeMillis)
           yield* insertEvents(sql, [deletedEvent({ ...deleted[0]!, id, emailListId: Number(deleted[0]!.emailListId) }, deleted[0]!.status, at)])
-          yield* countTags(yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`, -1)
-          yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
+          const untagged = yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`
           // its mails go with it (a campaign's counters keep what they counted)
           yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT id FROM sends WHERE subscriber_id = ${id})`
           yield* sql`DELETE FROM sends WHERE subscriber_id = ${id}`
+          // the shared counter rows last, so that concurrent writers wait for them as briefly as possible
+          yield* countTags(untagged, -1)
+          yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
           return true
         }).pipe(Effect.orDie),
       addTags: (id, tagIds) =>

@@ -77,28 +77,7 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
       const strict = strictQuery || (input.strict ?? false)
       return yield* retryOnConflict(withTransaction(Effect.gen(function*() {
         const at = yield* now
-        const existing = yield* repo.findByEmail(list.id, email)
-        if (Option.isSome(existing)) {
-          const previous = existing.value
-          const status = subscriberStatus(previous)
-          if (strict && status === "subscribed") {
-            return yield* ValidationError.field("email", "This email address is already subscribed.")
-          }
-          const unconfirmed = confirm && status !== "subscribed"
-          const updated = yield* save(previous, {
-            email,
-            firstName: input.firstName === undefined ? previous.firstName : input.firstName,
-            lastName: input.lastName === undefined ? previous.lastName : input.lastName,
-            extraAttributes: input.extraAttributes === undefined ? previous.extraAttributes : input.extraAttributes ?? {},
-            ...(unconfirmed
-              ? { subscribedAt: null, unsubscribedAt: null }
-              : { subscribedAt: previous.subscribedAt ?? at, unsubscribedAt: null }),
-            updatedAt: at
-          })
-          if (input.tags !== undefined) yield* tagging.sync(list, updated, input.tags, "replace")
-          if (unconfirmed) yield* confirmations.request(updated)
-          return { list, subscriber: yield* reload(updated), created: false }
-        }
+        // a new address is inserted at once (one statement fewer than looking first); an existing one is left as it is
         const inserted = yield* repo.insert({
           uuid: newUuid() as SubscriberUuid,
           emailListId: list.id,
@@ -111,11 +90,34 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
           createdAt: at,
           updatedAt: at
         })
-        if (Option.isNone(inserted)) return yield* new StoreConflict()
-        const tagged = input.tags !== undefined && input.tags.length > 0
-        if (tagged) yield* tagging.sync(list, inserted.value, input.tags!, "add")
-        if (confirm) yield* confirmations.request(inserted.value)
-        return { list, subscriber: tagged ? yield* reload(inserted.value) : inserted.value, created: true }
+        if (Option.isSome(inserted)) {
+          const tagged = input.tags !== undefined && input.tags.length > 0
+          if (tagged) yield* tagging.sync(list, inserted.value, input.tags!, "add")
+          if (confirm) yield* confirmations.request(inserted.value)
+          return { list, subscriber: tagged ? yield* reload(inserted.value) : inserted.value, created: true }
+        }
+        const existing = yield* repo.findByEmail(list.id, email)
+        // deleted since the insert found it: try again
+        if (Option.isNone(existing)) return yield* new StoreConflict()
+        const previous = existing.value
+        const status = subscriberStatus(previous)
+        if (strict && status === "subscribed") {
+          return yield* ValidationError.field("email", "This email address is already subscribed.")
+        }
+        const unconfirmed = confirm && status !== "subscribed"
+        const updated = yield* save(previous, {
+          email,
+          firstName: input.firstName === undefined ? previous.firstName : input.firstName,
+          lastName: input.lastName === undefined ? previous.lastName : input.lastName,
+          extraAttributes: input.extraAttributes === undefined ? previous.extraAttributes : input.extraAttributes ?? {},
+          ...(unconfirmed
+            ? { subscribedAt: null, unsubscribedAt: null }
+            : { subscribedAt: previous.subscribedAt ?? at, unsubscribedAt: null }),
+          updatedAt: at
+        })
+        if (input.tags !== undefined) yield* tagging.sync(list, updated, input.tags, "replace")
+        if (unconfirmed) yield* confirmations.request(updated)
+        return { list, subscriber: yield* reload(updated), created: false }
       })))
     })
 

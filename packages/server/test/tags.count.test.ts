@@ -53,6 +53,30 @@ describe.each(stores)("tag subscriber_count on %s", (store) => {
         expect(yield* counts(list)).toEqual({ Launch: 6 })
       }))
 
+    it.effect("tagged subscribers created and deleted at the same time all succeed, with exact counts", () =>
+      Effect.gen(function*() {
+        const { call } = yield* TestServer
+        const list = yield* newList
+        yield* subscribe(list, ["alpha", "beta"])
+        /** Subscribes with both tags and deletes the subscriber again, `rounds` times; every status seen. */
+        const churn = (rounds: number) =>
+          Effect.gen(function*() {
+            const seen: Array<number> = []
+            for (let i = 0; i < rounds; i++) {
+              const created = yield* call("POST", `/api/email-lists/${list}/subscribers`, {
+                body: { email: `${unique("churn")}@example.com`, tags: ["beta", "alpha"] }
+              })
+              seen.push(created.status)
+              if (created.status !== 201) continue
+              seen.push((yield* call("DELETE", `/api/subscribers/${created.body.data.uuid}`)).status)
+            }
+            return seen
+          })
+        const seen = (yield* Effect.all(Array.from({ length: 8 }, () => churn(15)), { concurrency: "unbounded" })).flat()
+        expect(seen.filter((status) => status !== 201 && status !== 204)).toEqual([])
+        expect(yield* counts(list)).toEqual({ alpha: 1, beta: 1 })
+      }), { timeout: 60_000 })
+
     it.effect("adding and removing tags on a subscriber moves the counts", () =>
       Effect.gen(function*() {
         const { call } = yield* TestServer

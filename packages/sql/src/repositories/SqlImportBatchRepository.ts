@@ -127,8 +127,8 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
       })
 
     /**
-     * Attaches the written subscribers' tags (an updated one's replaced first when the import says so); counts exact.
-     * New subscribers cannot have a link yet, so theirs are inserted without looking.
+     * Attaches the written subscribers' tags (an updated one's replaced first when the import says so), and says by how
+     * much each tag's count moves (exact). New subscribers cannot have a link yet, so theirs are inserted without looking.
      */
     const attachTags = (batch: ImportBatch, inserted: ReadonlyArray<Written>, updated: ReadonlyArray<Written>) =>
       Effect.gen(function*() {
@@ -161,11 +161,16 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
             added.push(...linked)
           }
         }
-        for (const [tagId, by] of delta) {
-          if (by !== 0) yield* sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`
-        }
-        return { removed, added }
+        return { removed, added, delta }
       })
+
+    /** Moves the tags' counts, in id order (after the list's row, as every subscriber write takes them). */
+    const countTags = (delta: ReadonlyMap<number, number>) =>
+      Effect.forEach(
+        [...delta].filter(([, by]) => by !== 0).sort(([a], [b]) => a - b),
+        ([tagId, by]) => sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`,
+        { discard: true }
+      )
 
     /** The names of tags by id (for tag events). */
     const tagNamesOf = (links: ReadonlyArray<TagLink>) =>
@@ -213,6 +218,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
         ])
         const counters = [...plan.statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
         if (counters.length > 0) yield* sql`UPDATE email_lists SET ${sql.literal(counters.join(", "))} WHERE id = ${batch.emailListId}`
+        yield* countTags(tagged.delta)
         const errors = [...batch.rejected, ...plan.refused]
         for (const part of chunks(errors, ERROR_CHUNK)) {
           yield* sql`INSERT INTO subscriber_import_errors ${

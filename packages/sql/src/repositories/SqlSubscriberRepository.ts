@@ -49,7 +49,8 @@ const isUniqueViolation = (error: unknown): boolean =>
  * SubscriberRepository over SqlClient. Status is stored next to its timestamps for indexed filtering, and every
  * write adjusts the list's per-status counters and tags' subscriber counts by the rows it actually changed, so
  * counts stay exact and are read without counting a million rows. Those counter rows are shared by every writer of a
- * list, and Postgres holds an updated row until the commit, so each write adjusts them after its other statements.
+ * list, and Postgres holds an updated row until the commit, so each write adjusts them after its other statements,
+ * and always the list's row before its tags' (in id order): writers that took them in opposite orders deadlocked.
  */
 export const SqlSubscriberRepository = Layer.effect(
   SubscriberRepository,
@@ -85,7 +86,12 @@ export const SqlSubscriberRepository = Layer.effect(
       tagIds.length === 0 ? Effect.void : Effect.flatMap(
         Schema.decodeUnknown(Schema.Array(TagRef))(tagIds),
         (refs) =>
-          sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id IN ${sql.in(refs.map((r) => r.tagId))}`
+          // one row at a time in id order: the order a single UPDATE locks its rows in is the plan's, not the ids'
+          Effect.forEach(
+            [...new Set(refs.map((r) => Number(r.tagId)))].sort((a, b) => a - b),
+            (tagId) => sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id = ${tagId}`,
+            { discard: true }
+          )
       )
 
     /** Records `tag.added` or `tag.removed` for the tags whose links a statement actually changed. */
@@ -177,9 +183,9 @@ export const SqlSubscriberRepository = Layer.effect(
           // its mails go with it (a campaign's counters keep what they counted)
           yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT id FROM sends WHERE subscriber_id = ${id})`
           yield* sql`DELETE FROM sends WHERE subscriber_id = ${id}`
-          // the shared counter rows last, so that concurrent writers wait for them as briefly as possible
-          yield* countTags(untagged, -1)
+          // the shared counter rows last (the list's, then its tags'), so that concurrent writers wait for them briefly
           yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
+          yield* countTags(untagged, -1)
           return true
         }).pipe(Effect.orDie),
       addTags: (id, tagIds) =>

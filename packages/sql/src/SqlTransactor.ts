@@ -13,21 +13,20 @@ const isRetryableAbort = (defect: unknown): boolean =>
   defect instanceof SqlError.SqlError && ABORTED.has(String((defect.cause as { readonly code?: unknown } | null)?.code))
 
 /**
- * Transactor over SqlClient: a database transaction (nested calls become savepoints). An outermost transaction that
- * the database aborted to break a deadlock is run again (up to RETRIES times) instead of failing its request; writers
- * take shared rows in one order, so this is the rare case the order cannot cover.
+ * Runs `self` in a database transaction (a savepoint when nested; SQL errors become defects). An outermost one that the
+ * database aborted to break a deadlock is run again, up to RETRIES times, instead of failing: writers take shared rows
+ * in one order, so this is the rare case that order cannot cover.
  */
+export const retriedTransaction = (sql: SqlClient.SqlClient) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const once = Effect.catchAll(sql.withTransaction(self), (error) =>
+    error instanceof SqlError.SqlError ? Effect.die(error) : Effect.fail(error as E))
+  const attempt = (left: number): typeof once =>
+    Effect.catchAllDefect(once, (defect) => (left > 0 && isRetryableAbort(defect) ? attempt(left - 1) : Effect.die(defect)))
+  return Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) => (Option.isSome(outer) ? once : attempt(RETRIES)))
+}
+
+/** Transactor over SqlClient: retriedTransaction. */
 export const SqlTransactor = Layer.effect(
   Transactor,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    Transactor.of({
-      withTransaction: (self) => {
-        const once = sql.withTransaction(self).pipe(
-          Effect.catchIf((error): error is SqlError.SqlError => error instanceof SqlError.SqlError, Effect.die)
-        )
-        const attempt = (left: number): typeof once =>
-          Effect.catchAllDefect(once, (defect) => (left > 0 && isRetryableAbort(defect) ? attempt(left - 1) : Effect.die(defect)))
-        return Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) => (Option.isSome(outer) ? once : attempt(RETRIES)))
-      }
-    }))
+  Effect.map(SqlClient.SqlClient, (sql) => Transactor.of({ withTransaction: retriedTransaction(sql) }))
 )

@@ -113,7 +113,7 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
         )
       })
 
-    /** Records outcomes with what the bounce policy does about bounces, and counts the mails that went out. */
+    /** Records outcomes with what the bounce policy does about bounces, then counts the mails that went out. */
     const record = (outcomes: ReadonlyArray<Outcome>) =>
       Effect.gen(function*() {
         const at = yield* now
@@ -122,10 +122,8 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
         for (const { claimed, result } of outcomes) {
           if (result._tag === "Sent") sent.set(claimed.send.mailId, (sent.get(claimed.send.mailId) ?? 0) + 1)
         }
-        for (const [mailId, count] of sent) yield* mails.addCounters(mailId, { sentToNumberOfSubscribers: count }, at)
-        for (const { bounce, claimed } of outcomes) {
-          if (bounce === null) continue
-          yield* bounces.apply({
+        yield* bounces.applyAll(outcomes.flatMap(({ bounce, claimed }) =>
+          bounce === null ? [] : [{
             email: normalizeEmail(claimed.send.email),
             type: bounce,
             send: {
@@ -135,7 +133,11 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
               subscriberId: claimed.send.subscriber?.id ?? null
             },
             at
-          })
+          }]
+        ))
+        // the mails' counter rows last, in id order (after the lists' rows the bounces took)
+        for (const [mailId, count] of [...sent].sort(([a], [b]) => a - b)) {
+          yield* mails.addCounters(mailId, { sentToNumberOfSubscribers: count }, at)
         }
       })
 

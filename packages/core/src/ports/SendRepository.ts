@@ -52,7 +52,7 @@ export class SendRepository extends Context.Tag("@mailroom/SendRepository")<Send
     readonly limit: number
     readonly owner: string
   }) => Effect.Effect<ReadonlyArray<ClaimedSend>>
-  /** Extends the lease of those of these unfinished sends that `owner` still holds; how many it still holds. */
+  /** Extends the lease of those of these unfinished sends that `owner` still holds (a store may skip rows another transaction is writing); how many it extended. */
   readonly renew: (options: {
     readonly ids: ReadonlyArray<SendId>
     readonly owner: string

@@ -44,6 +44,22 @@ export const bounceTypeOf = (error: Pick<MailError, "code" | "enhancedCode">): B
   return error.code === 550 || error.code === 551 || error.code === 553 ? "bounce" : "soft_bounce"
 }
 
+/** Counter moves gathered while reports are applied, per campaign and per automation mail. */
+interface Counts {
+  readonly campaigns: Map<number, Record<string, number>>
+  readonly automationMails: Map<number, Record<string, number>>
+}
+
+/** Adds one to a counter of `id`. */
+const count = (counts: Map<number, Record<string, number>>, id: number, counter: "bounceCount" | "unsubscribeCount") => {
+  const delta = counts.get(id) ?? {}
+  delta[counter] = (delta[counter] ?? 0) + 1
+  counts.set(id, delta)
+}
+
+/** The gathered moves in id order. */
+const byId = (counts: Map<number, Record<string, number>>) => [...counts].sort(([a], [b]) => a - b)
+
 /**
  * The one bounce policy, for SMTP refusals at delivery and providers' feedback alike. Every report is stored (and
  * counted on the campaign once per send). A hard bounce suppresses the address and unsubscribes it from every list it
@@ -68,55 +84,79 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
         const moved = subscriberId === null || members.some((s) => s.id === subscriberId)
           ? Option.none()
           : yield* subscribers.findById(subscriberId)
-        for (const subscriber of [...members, ...Option.toArray(moved)]) {
+        // list by list in id order, as every writer takes the lists' counter rows
+        const all = [...members, ...Option.toArray(moved)].sort((a, b) => a.emailListId - b.emailListId)
+        for (const subscriber of all) {
           if (subscriberStatus(subscriber) !== "subscribed") continue
           yield* subscribers.update(subscriber, { ...subscriber, unsubscribedAt: at, updatedAt: at })
         }
       })
 
-    /** Applies a report; whether the address is suppressed because of it. */
-    const apply = Effect.fn("BouncePolicy.apply")(function*(report: BounceReport) {
-      const { at, email, send, type } = report
-      const campaignId = send?.campaignId ?? null
-      const automationMailId = (send?.automationMailId ?? null) as AutomationMailId | null
-      const first = yield* tracking.recordBounce({
-        campaignId,
-        automationMailId,
-        sendId: send?.id ?? null,
-        subscriberId: send?.subscriberId ?? null,
-        email,
-        type,
-        at
+    /** Applies one report but the counters, which it adds to `counts`; whether the address is suppressed because of it. */
+    const applyOne = (report: BounceReport, counts: Counts) =>
+      Effect.gen(function*() {
+        const { at, email, send, type } = report
+        const campaignId = send?.campaignId ?? null
+        const automationMailId = (send?.automationMailId ?? null) as AutomationMailId | null
+        const first = yield* tracking.recordBounce({
+          campaignId,
+          automationMailId,
+          sendId: send?.id ?? null,
+          subscriberId: send?.subscriberId ?? null,
+          email,
+          type,
+          at
+        })
+        if (first && campaignId !== null) count(counts.campaigns, campaignId, "bounceCount")
+        if (first && automationMailId !== null) count(counts.automationMails, automationMailId, "bounceCount")
+        yield* recordMailEvent(
+          type === "complaint" ? "mail.complained" : "mail.bounced",
+          { id: send?.id ?? null, campaignId, subscriberId: send?.subscriberId ?? null, transactionalMailId: send?.transactionalMailId ?? null },
+          at,
+          { email, bounce_type: type }
+        )
+        const suppress = type !== "soft_bounce" || (yield* tracking.softBounceStreak(email)) >= options.softBounceLimit
+        if (!suppress) return false
+        yield* suppressions.insertOrGet({
+          uuid: newUuid() as SuppressionUuid,
+          email,
+          reason: type === "complaint" ? "spam_complaint" : "hard_bounce",
+          createdAt: at,
+          updatedAt: at
+        })
+        yield* unsubscribeEverywhere(email, send?.subscriberId ?? null, at)
+        if (type === "complaint" && campaignId !== null && send?.subscriberId != null) {
+          const fresh = yield* tracking.recordUnsubscribe({ campaignId, sendId: send.id, subscriberId: send.subscriberId, email, at })
+          if (fresh) count(counts.campaigns, campaignId, "unsubscribeCount")
+        }
+        if (type === "complaint" && automationMailId !== null && send?.subscriberId != null) {
+          const fresh = yield* automationMails.recordUnsubscribe({ mailId: automationMailId, sendId: send.id, subscriberId: send.subscriberId, email, at })
+          if (fresh) count(counts.automationMails, automationMailId, "unsubscribeCount")
+        }
+        return true
       })
-      if (first && campaignId !== null) yield* campaigns.addCounters(campaignId, { bounceCount: 1 }, at)
-      if (first && automationMailId !== null) yield* automationMails.addCounters(automationMailId, { bounceCount: 1 }, at)
-      yield* recordMailEvent(
-        type === "complaint" ? "mail.complained" : "mail.bounced",
-        { id: send?.id ?? null, campaignId, subscriberId: send?.subscriberId ?? null, transactionalMailId: send?.transactionalMailId ?? null },
-        at,
-        { email, bounce_type: type }
-      )
-      const suppress = type !== "soft_bounce" || (yield* tracking.softBounceStreak(email)) >= options.softBounceLimit
-      if (!suppress) return false
-      yield* suppressions.insertOrGet({
-        uuid: newUuid() as SuppressionUuid,
-        email,
-        reason: type === "complaint" ? "spam_complaint" : "hard_bounce",
-        createdAt: at,
-        updatedAt: at
-      })
-      yield* unsubscribeEverywhere(email, send?.subscriberId ?? null, at)
-      if (type === "complaint" && campaignId !== null && send?.subscriberId != null) {
-        const fresh = yield* tracking.recordUnsubscribe({ campaignId, sendId: send.id, subscriberId: send.subscriberId, email, at })
-        if (fresh) yield* campaigns.addCounters(campaignId, { unsubscribeCount: 1 }, at)
-      }
-      if (type === "complaint" && automationMailId !== null && send?.subscriberId != null) {
-        const fresh = yield* automationMails.recordUnsubscribe({ mailId: automationMailId, sendId: send.id, subscriberId: send.subscriberId, email, at })
-        if (fresh) yield* automationMails.addCounters(automationMailId, { unsubscribeCount: 1 }, at)
-      }
-      return true
+
+    /**
+     * Applies reports in order; for each, whether the address is suppressed because of it. The campaigns' and
+     * automation mails' counters move last, in id order: an unsubscribe takes a list's row before its campaign's, so a
+     * batch that held a campaign's row while unsubscribing a bounced address deadlocked with it on Postgres.
+     */
+    const applyAll = Effect.fn("BouncePolicy.applyAll")(function*(reports: ReadonlyArray<BounceReport>) {
+      const counts: Counts = { campaigns: new Map(), automationMails: new Map() }
+      const suppressed: Array<boolean> = []
+      for (const report of reports) suppressed.push(yield* applyOne(report, counts))
+      const at = reports[reports.length - 1]?.at
+      if (at === undefined) return suppressed
+      for (const [id, delta] of byId(counts.campaigns)) yield* campaigns.addCounters(id as CampaignId, delta, at)
+      for (const [id, delta] of byId(counts.automationMails)) yield* automationMails.addCounters(id as AutomationMailId, delta, at)
+      return suppressed
     })
 
-    return { apply } as const
+    /** Applies a report; whether the address is suppressed because of it. */
+    const apply = Effect.fn("BouncePolicy.apply")(function*(report: BounceReport) {
+      return (yield* applyAll([report]))[0]!
+    })
+
+    return { apply, applyAll } as const
   })
 }) {}

@@ -88,15 +88,14 @@ export class TransactionalDelivery extends Effect.Service<TransactionalDelivery>
       Effect.gen(function*() {
         const at = yield* now
         yield* sends.record(outcomes.map((o) => o.result), at)
-        for (const { bounce, claimed } of outcomes) {
-          if (bounce === null || Option.isNone(claimed.mail) || !singleRecipient(claimed.mail.value)) continue
-          yield* bounces.apply({
+        yield* bounces.applyAll(outcomes.flatMap(({ bounce, claimed }) =>
+          bounce === null || Option.isNone(claimed.mail) || !singleRecipient(claimed.mail.value) ? [] : [{
             email: recipientEmails(claimed.mail.value)[0]!,
             type: bounce,
             send: { id: claimed.send.id, campaignId: null, subscriberId: null, transactionalMailId: claimed.send.mailId },
             at
-          })
-        }
+          }]
+        ))
         const finished = outcomes.filter((o) => o.result._tag !== "Retry" && Option.isSome(o.claimed.mail) && !o.claimed.mail.value.stored)
         if (finished.length > 0) yield* mails.forgetDelivered(finished.map((o) => o.claimed.send.mailId))
       })

@@ -134,15 +134,14 @@ export class CampaignSender extends Effect.Service<CampaignSender>()("@mailroom/
       const write = Effect.gen(function*() {
         const at = yield* now
         const sent = yield* sends.record(outcomes.map((o) => o.result), at)
-        for (const { bounce, send } of outcomes) {
-          if (bounce === null) continue
-          yield* bounces.apply({
+        yield* bounces.applyAll(outcomes.flatMap(({ bounce, send }) =>
+          bounce === null ? [] : [{
             email: normalizeEmail(send.email),
             type: bounce,
             send: { id: send.id, campaignId: campaign.id, subscriberId: send.subscriber?.id ?? null },
             at
-          })
-        }
+          }]
+        ))
         yield* campaigns.addSent(campaign.id, sent)
       })
       return untilItWorks(Effect.zipRight(withTransaction(write), stillSending(campaign)), storage)

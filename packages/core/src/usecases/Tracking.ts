@@ -134,9 +134,9 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         if (target === null) return yield* NotFound.of("Link")
         yield* withTransaction(Effect.gen(function*() {
           const at = yield* now
+          if (send.openCount === 0) yield* countOpen(send, at)
           yield* transactionalMails.countClick(send.id, at)
           yield* recordMailEvent("mail.clicked", send, at, { url: written })
-          if (send.openCount === 0) yield* countOpen(send, at)
         }))
         return target
       })
@@ -157,10 +157,11 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
         yield* withTransaction(Effect.gen(function*() {
           const at = yield* now
           const { firstForSend } = yield* automationMails.recordClick(send.id, link.id, at)
+          // the open a click shows first, as for campaigns
+          if (send.openCount === 0) yield* countOpen(send, at)
           yield* automationMails.addCounters(link.automationMailId, { clickCount: 1, uniqueClickCount: firstForSend ? 1 : 0 }, at)
           if (firstForSend) yield* tagSubscriber(send, "clicked", at)
           yield* recordMailEvent("mail.clicked", send, at, { url: link.url })
-          if (send.openCount === 0) yield* countOpen(send, at)
         }))
         return target
       })
@@ -190,10 +191,12 @@ export class Tracking extends Effect.Service<Tracking>()("@mailroom/Tracking", {
       yield* withTransaction(Effect.gen(function*() {
         const at = yield* now
         const { firstForSend } = yield* tracking.recordClick(send.value.id, link.id, at)
+        // a click shows the mail was opened: counted first, so its tag is taken before the click's (a subscriber's
+        // delete takes the older "opened" tag before "clicked"; the other order deadlocked with it)
+        if (send.value.openCount === 0) yield* countOpen(send.value, at)
         yield* campaigns.addCounters(link.campaignId, { clickCount: 1, uniqueClickCount: firstForSend ? 1 : 0 }, at)
         if (firstForSend) yield* tagSubscriber(send.value, "clicked", at)
         yield* recordMailEvent("mail.clicked", send.value, at, { url: link.url })
-        if (send.value.openCount === 0) yield* countOpen(send.value, at)
       }))
       return target
     })

@@ -19,6 +19,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { chunks } from "../chunks.js"
 import { isoText } from "../isoText.js"
+import { retriedTransaction } from "../SqlTransactor.js"
 import { searchKey, statusCounter } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
 import {
@@ -230,7 +231,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
           imported_subscribers_count = ${batch.processedAfter}, error_count = error_count + ${errors.length}, updated_at = ${stamp}
           WHERE id = ${batch.importId}`
         return Option.some({ rejected: errors.length })
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(retriedTransaction(sql), Effect.orDie)
 
     return ImportBatchRepository.of({
       write,
@@ -248,7 +249,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
           yield* sql`UPDATE email_lists SET active_subscribers_count = active_subscribers_count - ${total},
             unsubscribed_count = unsubscribed_count + ${total} WHERE id = ${emailListId}`
           return total
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(retriedTransaction(sql), Effect.orDie)
     })
   })
 ).pipe(Layer.provide(SqlTagRepository))

@@ -114,10 +114,18 @@ export const SqlSendRepository = Layer.effect(
             }
           })
         }).pipe(Effect.orDie),
-      renew: ({ ids, leaseUntil, owner }) =>
-        ids.length === 0 ? Effect.succeed(0) : sql`UPDATE sends SET locked_until = ${leaseUntil.toISOString()}
-          WHERE id IN ${sql.in(ids)} AND lease_owner = ${owner} AND sent_at IS NULL AND failed_at IS NULL
-          RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+      renew: ({ ids, leaseUntil, owner }) => {
+        if (ids.length === 0) return Effect.succeed(0)
+        const held = sql`id IN ${sql.in(ids)} AND lease_owner = ${owner} AND sent_at IS NULL AND failed_at IS NULL`
+        const until = leaseUntil.toISOString()
+        return sql.onDialectOrElse({
+          // rows a recording transaction holds are skipped (it finishes them; the next renewal takes any it gives
+          // back): waiting for them, in an order that is not the recording's, deadlocked with it
+          pg: () => sql`UPDATE sends SET locked_until = ${until}
+            WHERE id IN (SELECT id FROM sends WHERE ${held} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id`,
+          orElse: () => sql`UPDATE sends SET locked_until = ${until} WHERE ${held} RETURNING id`
+        }).pipe(Effect.map((rows) => rows.length), Effect.orDie)
+      },
       release: ({ ids, owner }) =>
         ids.length === 0 ? Effect.void : sql`UPDATE sends SET locked_until = NULL, lease_owner = NULL
           WHERE id IN ${sql.in(ids)} AND lease_owner = ${owner} AND sent_at IS NULL AND failed_at IS NULL`.pipe(

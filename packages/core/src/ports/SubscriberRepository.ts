@@ -36,6 +36,11 @@ export class SubscriberRepository extends Context.Tag("@mailroom/SubscriberRepos
   readonly addTags: (id: SubscriberId, tagIds: ReadonlyArray<TagId>) => Effect.Effect<void>
   /** Detaches tags (tags not attached are ignored). */
   readonly removeTags: (id: SubscriberId, tagIds: ReadonlyArray<TagId>) => Effect.Effect<void>
+  /** Detaches `remove` and attaches `add` in one step (`tag.removed` events before `tag.added`). */
+  readonly changeTags: (
+    id: SubscriberId,
+    change: { readonly add: ReadonlyArray<TagId>; readonly remove: ReadonlyArray<TagId> }
+  ) => Effect.Effect<void>
   /** The ids of the subscriber's tags. */
   readonly tagIds: (id: SubscriberId) => Effect.Effect<ReadonlyArray<TagId>>
   readonly page: (query: SubscriberPageQuery) => Effect.Effect<Page<Subscriber>>

@@ -43,13 +43,11 @@ export class SubscriberTags extends Effect.Service<SubscriberTags>()("@mailroom/
         return
       }
       const wanted = names.length === 0 ? [] : yield* tags.ensure(list.id, names, "default", yield* now)
-      if (mode === "replace" && subscriber.tags.length > 0) {
-        const keep = new Set(wanted.map((tag) => tag.id))
-        const current = yield* tags.findByRefs(list.id, subscriber.tags)
-        const drop = current.filter((tag) => tag.type === "default" && !keep.has(tag.id)).map((tag) => tag.id)
-        if (drop.length > 0) yield* subscribers.removeTags(subscriber.id, drop)
-      }
-      if (wanted.length > 0) yield* subscribers.addTags(subscriber.id, wanted.map((tag) => tag.id))
+      const keep = new Set(wanted.map((tag) => tag.id))
+      const current = mode === "replace" && subscriber.tags.length > 0 ? yield* tags.findByRefs(list.id, subscriber.tags) : []
+      const drop = current.filter((tag) => tag.type === "default" && !keep.has(tag.id)).map((tag) => tag.id)
+      // one step, so that the tags' counts move in one order whatever is dropped and added
+      if (drop.length > 0 || wanted.length > 0) yield* subscribers.changeTags(subscriber.id, { add: wanted.map((tag) => tag.id), remove: drop })
     })
 
     return { sync } as const

@@ -82,17 +82,19 @@ export const SqlSubscriberRepository = Layer.effect(
           ].join(", ")
         )
       } WHERE id = ${emailListId}`
-    const countTags = (tagIds: ReadonlyArray<unknown>, delta: 1 | -1) =>
-      tagIds.length === 0 ? Effect.void : Effect.flatMap(
-        Schema.decodeUnknown(Schema.Array(TagRef))(tagIds),
-        (refs) =>
-          // one row at a time in id order: the order a single UPDATE locks its rows in is the plan's, not the ids'
-          Effect.forEach(
-            [...new Set(refs.map((r) => Number(r.tagId)))].sort((a, b) => a - b),
-            (tagId) => sql`UPDATE tags SET subscriber_count = subscriber_count + ${delta} WHERE id = ${tagId}`,
-            { discard: true }
-          )
-      )
+    /** Moves the tags' counts by the links removed and added: one row at a time in id order (not a plan's order). */
+    const countTags = (removed: ReadonlyArray<unknown>, added: ReadonlyArray<unknown>) =>
+      Effect.gen(function*() {
+        const delta = new Map<number, number>()
+        for (const [links, by] of [[removed, -1], [added, 1]] as const) {
+          for (const { tagId } of yield* Schema.decodeUnknown(Schema.Array(TagRef))(links)) {
+            delta.set(Number(tagId), (delta.get(Number(tagId)) ?? 0) + by)
+          }
+        }
+        for (const [tagId, by] of [...delta].sort(([a], [b]) => a - b)) {
+          if (by !== 0) yield* sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`
+        }
+      })
 
     /** Records `tag.added` or `tag.removed` for the tags whose links a statement actually changed. */
     const tagChanged = (type: "tag.added" | "tag.removed", subscriberId: number, changed: ReadonlyArray<unknown>) =>
@@ -117,6 +119,18 @@ export const SqlSubscriberRepository = Layer.effect(
         unsubscribedAt: changes.unsubscribedAt?.toISOString() ?? null,
         updatedAt: changes.updatedAt.toISOString()
       }))
+
+    /** Detaches and attaches tags; events first, the tags' counter rows last (after any list row the caller took). */
+    const changeTags: SubscriberRepository["Type"]["changeTags"] = (id, { add, remove }) =>
+      Effect.gen(function*() {
+        const removed = remove.length === 0 ? [] : yield* sql`DELETE FROM subscriber_tags
+          WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove)} RETURNING tag_id`
+        const added = add.length === 0 ? [] : yield* sql`INSERT INTO subscriber_tags
+          ${sql.insert([...new Set(add)].map((tagId) => ({ subscriberId: id, tagId })))} ON CONFLICT DO NOTHING RETURNING tag_id`
+        yield* tagChanged("tag.removed", id, removed)
+        yield* tagChanged("tag.added", id, added)
+        yield* countTags(removed, added)
+      }).pipe(Effect.orDie)
 
     return SubscriberRepository.of({
       insert: (subscriber) =>
@@ -185,20 +199,12 @@ export const SqlSubscriberRepository = Layer.effect(
           yield* sql`DELETE FROM sends WHERE subscriber_id = ${id}`
           // the shared counter rows last (the list's, then its tags'), so that concurrent writers wait for them briefly
           yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
-          yield* countTags(untagged, -1)
+          yield* countTags(untagged, [])
           return true
         }).pipe(Effect.orDie),
-      addTags: (id, tagIds) =>
-        tagIds.length === 0 ? Effect.void : Effect.flatMap(
-          sql`INSERT INTO subscriber_tags ${sql.insert([...new Set(tagIds)].map((tagId) => ({ subscriberId: id, tagId })))}
-              ON CONFLICT DO NOTHING RETURNING tag_id`,
-          (added) => Effect.zipRight(countTags(added, 1), tagChanged("tag.added", id, added))
-        ).pipe(Effect.orDie),
-      removeTags: (id, tagIds) =>
-        tagIds.length === 0 ? Effect.void : Effect.flatMap(
-          sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(tagIds)} RETURNING tag_id`,
-          (removed) => Effect.zipRight(countTags(removed, -1), tagChanged("tag.removed", id, removed))
-        ).pipe(Effect.orDie),
+      addTags: (id, tagIds) => changeTags(id, { add: tagIds, remove: [] }),
+      removeTags: (id, tagIds) => changeTags(id, { add: [], remove: tagIds }),
+      changeTags,
       tagIds: (id) =>
         sql<{ readonly tagId: TagId }>`SELECT tag_id FROM subscriber_tags WHERE subscriber_id = ${id}`.pipe(
           Effect.map((rows) => rows.map((row) => row.tagId)),

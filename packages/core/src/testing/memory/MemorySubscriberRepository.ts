@@ -69,7 +69,7 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
     }
   }
 
-  return SubscriberRepository.of({
+  const repository: SubscriberRepository["Type"] = SubscriberRepository.of({
     insert: (subscriber) =>
       Effect.sync(() => {
         const clash = [...rows().values()].some((row) =>
@@ -128,6 +128,7 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         setTags(id, new Set([...before].filter((tag) => !tagIds.includes(tag as TagId))))
         tagChanged("tag.removed", id, [...before].filter((tag) => tagIds.includes(tag as TagId)), at)
       })),
+    changeTags: (id, { add, remove }) => Effect.zipRight(repository.removeTags(id, remove), repository.addTags(id, add)),
     tagIds: (id) => Effect.sync(() => [...tagIdsOf(id)] as Array<TagId>),
     page: (query) =>
       Effect.sync(() =>
@@ -148,4 +149,5 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
       ).pipe(Effect.map((page) => ({ total: page.total, items: page.items.map(toSubscriber) }))),
     count: (criteria) => Effect.sync(() => [...rows().values()].filter(matches(criteria)).length)
   })
+  return repository
 }

@@ -184,6 +184,14 @@ export const tagContract = (makeStorage: MakeStorage) =>
         expect([yield* countOf(a.id), yield* countOf(b.id)]).toEqual([1, 1])
         expect(yield* subscribers.tagIds(s1.id)).toEqual([b.id])
 
+        // one step that drops one tag and adds another, and one that adds a tag already there
+        yield* subscribers.changeTags(s1.id, { remove: [b.id], add: [a.id] })
+        yield* subscribers.changeTags(s1.id, { remove: [], add: [a.id] })
+        expect([yield* countOf(a.id), yield* countOf(b.id)]).toEqual([2, 0])
+        yield* subscribers.changeTags(s1.id, { remove: [a.id], add: [b.id] })
+        expect([yield* countOf(a.id), yield* countOf(b.id)]).toEqual([1, 1])
+        expect(yield* subscribers.tagIds(s1.id)).toEqual([b.id])
+
         expect(yield* subscribers.delete(s2.id)).toBe(true)
         expect([yield* countOf(a.id), yield* countOf(b.id)]).toEqual([0, 1])
         expect(yield* subscribers.delete(s1.id)).toBe(true)

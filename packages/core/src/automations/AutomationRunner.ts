@@ -174,7 +174,9 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
           for (const uuid of plan.passed) counts.set(uuid, (counts.get(uuid) ?? 0) + 1)
           passes.set(automationId, counts)
         }
-        for (const [automationId, counts] of passes) if (counts.size > 0) yield* automations.countPasses(automationId as Automation["id"], counts)
+        for (const [automationId, counts] of [...passes].sort(([a], [b]) => a - b)) {
+          if (counts.size > 0) yield* automations.countPasses(automationId as Automation["id"], counts)
+        }
         return mailed
       }))
       // the mails are committed: this process's automation mail delivery takes them at once

@@ -63,7 +63,10 @@ export class StepEffects extends Effect.Service<StepEffects>()("@mailroom/StepEf
           })
           if (rows.length > 0) queued = yield* mails.queueSends(rows, at)
         }
-        for (const effect of effects) {
+        // the effects that write a list's row (unsubscribing, subscribing) before those that move tags' counts, as
+        // every other writer takes them; each kind keeps its runs' order
+        const takesList = (effect: StepEffect) => effect._tag === "Unsubscribe" || effect._tag === "SubscribeToList"
+        for (const effect of [...effects.filter(takesList), ...effects.filter((effect) => !takesList(effect))]) {
           switch (effect._tag) {
             case "AddTags":
               yield* retag(effect.subscriberId, effect.tags, "add")

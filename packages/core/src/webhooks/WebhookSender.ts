@@ -59,7 +59,8 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
         for (const { attempt, webhookId } of attempts) byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), attempt])
         // a healthy webhook whose attempts all succeeded has nothing to note (the usual case: no look-up)
         const healthy = new Set(attempts.filter((a) => a.failingSince === null).map((a) => a.webhookId))
-        for (const [webhookId, results] of byWebhook) {
+        // webhooks in id order, as the other groups recording at the same time take them
+        for (const [webhookId, results] of [...byWebhook].sort(([a], [b]) => a - b)) {
           if (healthy.has(webhookId) && results.every((r) => r.succeeded)) continue
           const found = yield* webhooks.findById(webhookId)
           if (Option.isNone(found)) continue

@@ -97,7 +97,8 @@ export const SqlAutomationRepository = Layer.effect(
           return counts as ReadonlyMap<string, ActionCounts>
         }).pipe(Effect.orDie),
       countPasses: (id, passes) =>
-        Effect.forEach(passes, ([uuid, count]) =>
+        // rows in one order (by action), as any concurrent runner of the automation takes them
+        Effect.forEach([...passes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), ([uuid, count]) =>
           sql`INSERT INTO automation_action_counts (automation_id, action_uuid, completed) VALUES (${id}, ${uuid}, ${count})
             ON CONFLICT (automation_id, action_uuid) DO UPDATE SET completed = automation_action_counts.completed + ${count}`, { discard: true }).pipe(Effect.orDie)
     })

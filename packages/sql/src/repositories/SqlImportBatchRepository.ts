@@ -19,6 +19,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { chunks } from "../chunks.js"
 import { isoText } from "../isoText.js"
+import { moveTagCounts } from "../moveTagCounts.js"
 import { retriedTransaction } from "../SqlTransactor.js"
 import { searchKey, statusCounter } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
@@ -165,14 +166,6 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
         return { removed, added, delta }
       })
 
-    /** Moves the tags' counts, in id order (after the list's row, as every subscriber write takes them). */
-    const countTags = (delta: ReadonlyMap<number, number>) =>
-      Effect.forEach(
-        [...delta].filter(([, by]) => by !== 0).sort(([a], [b]) => a - b),
-        ([tagId, by]) => sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`,
-        { discard: true }
-      )
-
     /** The names of tags by id (for tag events). */
     const tagNamesOf = (links: ReadonlyArray<TagLink>) =>
       Effect.gen(function*() {
@@ -219,7 +212,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
         ])
         const counters = [...plan.statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
         if (counters.length > 0) yield* sql`UPDATE email_lists SET ${sql.literal(counters.join(", "))} WHERE id = ${batch.emailListId}`
-        yield* countTags(tagged.delta)
+        yield* moveTagCounts(sql, tagged.delta)
         const errors = [...batch.rejected, ...plan.refused]
         for (const part of chunks(errors, ERROR_CHUNK)) {
           yield* sql`INSERT INTO subscriber_import_errors ${

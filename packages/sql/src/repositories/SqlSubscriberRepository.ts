@@ -17,6 +17,7 @@ import {
 } from "@mailroom/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
+import { moveTagCounts } from "../moveTagCounts.js"
 import { orderClause } from "../selectPage.js"
 import { searchKey, statusCounter as counter } from "../subscriberColumns.js"
 import { subscriberConditions } from "../subscriberConditions.js"
@@ -82,7 +83,7 @@ export const SqlSubscriberRepository = Layer.effect(
           ].join(", ")
         )
       } WHERE id = ${emailListId}`
-    /** Moves the tags' counts by the links removed and added: one row at a time in id order (not a plan's order). */
+    /** Moves the tags' counts by the links removed and added. */
     const countTags = (removed: ReadonlyArray<unknown>, added: ReadonlyArray<unknown>) =>
       Effect.gen(function*() {
         const delta = new Map<number, number>()
@@ -91,9 +92,7 @@ export const SqlSubscriberRepository = Layer.effect(
             delta.set(Number(tagId), (delta.get(Number(tagId)) ?? 0) + by)
           }
         }
-        for (const [tagId, by] of [...delta].sort(([a], [b]) => a - b)) {
-          if (by !== 0) yield* sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`
-        }
+        yield* moveTagCounts(sql, delta)
       })
 
     /** Records `tag.added` or `tag.removed` for the tags whose links a statement actually changed. */

@@ -47,7 +47,7 @@ export const call = (port: number, method: string, path: string, body?: string, 
     req.end(body)
   })
 
-const percentile = (sorted: Array<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+export const percentile = (sorted: Array<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
 /** Latency and throughput of one scenario. */
 export interface LoadResult {

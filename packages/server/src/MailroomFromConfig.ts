@@ -121,7 +121,11 @@ export const MailroomFromConfig = (config: ServerConfig) =>
     )),
     Layer.provide(Layer.effect(
       ImportOptions,
-      Effect.map(ImportOptions, (defaults) => ({ ...defaults, lease: Duration.seconds(Math.max(1, config.importLeaseSeconds)) }))
+      Effect.map(ImportOptions, (defaults) => ({
+        ...defaults,
+        batchSize: config.importBatchRows,
+        lease: Duration.seconds(Math.max(1, config.importLeaseSeconds))
+      }))
     )),
     Layer.provide(Layer.effect(
       AutomationOptions,

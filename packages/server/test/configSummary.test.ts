@@ -22,6 +22,7 @@ const config: ServerConfig = {
   bounceAddress: "bounces+{send}@example.com",
   feedbackId: null,
   importLeaseSeconds: 30,
+  importBatchRows: 5_000,
   automationLeaseSeconds: 60,
   rateLimitPerMinute: null,
   clientConcurrency: 8,

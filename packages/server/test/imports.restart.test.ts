@@ -9,7 +9,7 @@ import { killAll, type ServeProcess, startServe, tail } from "./processes.js"
 
 const TOKEN = "import-restart-token"
 const ROWS = 60_000
-const BATCH = 2_000
+const BATCH = 3_000
 const INVALID = "The email is not a valid address."
 
 /** The CSV, the refused rows the import must report, the addresses it must write and the rows carrying each tag. */
@@ -49,7 +49,8 @@ describe("subscriber import survives a crash (sqlite file, workers in the server
         LOG_REQUESTS: "false",
         WORKERS: "true",
         OUTBOX_DIR: join(dir, "outbox"),
-        IMPORT_LEASE_SECONDS: "2"
+        IMPORT_LEASE_SECONDS: "2",
+        IMPORT_BATCH_ROWS: String(BATCH)
       }
       const { parts, errors, tags, written } = fixture()
       const first = await startServe("serve#1", env, dir)

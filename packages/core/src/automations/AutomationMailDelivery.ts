@@ -1,5 +1,6 @@
 import { Duration, Effect, Option } from "effect"
 import { normalizeEmail } from "../domain/Email.js"
+import { entriesById } from "../domain/entriesById.js"
 import { Mailer } from "../ports/Mailer.js"
 import { SendRepository } from "../ports/SendRepository.js"
 import { SuppressionRepository } from "../ports/SuppressionRepository.js"
@@ -136,7 +137,7 @@ export class AutomationMailDelivery extends Effect.Service<AutomationMailDeliver
           }]
         ))
         // the mails' counter rows last, in id order (after the lists' rows the bounces took)
-        for (const [mailId, count] of [...sent].sort(([a], [b]) => a - b)) {
+        for (const [mailId, count] of entriesById(sent)) {
           yield* mails.addCounters(mailId, { sentToNumberOfSubscribers: count }, at)
         }
       })

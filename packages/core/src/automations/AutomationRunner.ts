@@ -1,4 +1,5 @@
 import { Duration, Effect, Option } from "effect"
+import { entriesById } from "../domain/entriesById.js"
 import { newUuid } from "../domain/Ids.js"
 import { matchesSegmentRule, segmentRule, type SegmentRule } from "../domain/SegmentRule.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
@@ -174,7 +175,7 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
           for (const uuid of plan.passed) counts.set(uuid, (counts.get(uuid) ?? 0) + 1)
           passes.set(automationId, counts)
         }
-        for (const [automationId, counts] of [...passes].sort(([a], [b]) => a - b)) {
+        for (const [automationId, counts] of entriesById(passes)) {
           if (counts.size > 0) yield* automations.countPasses(automationId as Automation["id"], counts)
         }
         return mailed

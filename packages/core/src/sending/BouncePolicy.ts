@@ -4,7 +4,8 @@ import type { CampaignId, SendId, SubscriberId, SuppressionUuid } from "../domai
 import { newUuid } from "../domain/Ids.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
 import type { MailError } from "../ports/Mailer.js"
-import { CampaignRepository } from "../ports/CampaignRepository.js"
+import { CampaignRepository, type CounterDelta } from "../ports/CampaignRepository.js"
+import { entriesById } from "../domain/entriesById.js"
 import { AutomationMailRepository } from "../automations/AutomationMailRepository.js"
 import type { AutomationMailId } from "../automations/AutomationIds.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
@@ -46,19 +47,15 @@ export const bounceTypeOf = (error: Pick<MailError, "code" | "enhancedCode">): B
 
 /** Counter moves gathered while reports are applied, per campaign and per automation mail. */
 interface Counts {
-  readonly campaigns: Map<number, Record<string, number>>
-  readonly automationMails: Map<number, Record<string, number>>
+  readonly campaigns: Map<number, CounterDelta>
+  readonly automationMails: Map<number, CounterDelta>
 }
 
 /** Adds one to a counter of `id`. */
-const count = (counts: Map<number, Record<string, number>>, id: number, counter: "bounceCount" | "unsubscribeCount") => {
+const count = (counts: Map<number, CounterDelta>, id: number, counter: "bounceCount" | "unsubscribeCount") => {
   const delta = counts.get(id) ?? {}
-  delta[counter] = (delta[counter] ?? 0) + 1
-  counts.set(id, delta)
+  counts.set(id, { ...delta, [counter]: (delta[counter] ?? 0) + 1 })
 }
-
-/** The gathered moves in id order. */
-const byId = (counts: Map<number, Record<string, number>>) => [...counts].sort(([a], [b]) => a - b)
 
 /**
  * The one bounce policy, for SMTP refusals at delivery and providers' feedback alike. Every report is stored (and
@@ -147,8 +144,8 @@ export class BouncePolicy extends Effect.Service<BouncePolicy>()("@mailroom/Boun
       for (const report of reports) suppressed.push(yield* applyOne(report, counts))
       const at = reports[reports.length - 1]?.at
       if (at === undefined) return suppressed
-      for (const [id, delta] of byId(counts.campaigns)) yield* campaigns.addCounters(id as CampaignId, delta, at)
-      for (const [id, delta] of byId(counts.automationMails)) yield* automationMails.addCounters(id as AutomationMailId, delta, at)
+      for (const [id, delta] of entriesById(counts.campaigns)) yield* campaigns.addCounters(id as CampaignId, delta, at)
+      for (const [id, delta] of entriesById(counts.automationMails)) yield* automationMails.addCounters(id as AutomationMailId, delta, at)
       return suppressed
     })
 

@@ -1,4 +1,5 @@
 import { Duration, Effect, Option } from "effect"
+import { entriesById } from "../domain/entriesById.js"
 import { newUuid } from "../domain/Ids.js"
 import { MailroomMetrics } from "../metrics/MailroomMetrics.js"
 import { Transactor } from "../ports/Transactor.js"
@@ -60,7 +61,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
         // a healthy webhook whose attempts all succeeded has nothing to note (the usual case: no look-up)
         const healthy = new Set(attempts.filter((a) => a.failingSince === null).map((a) => a.webhookId))
         // webhooks in id order, as the other groups recording at the same time take them
-        for (const [webhookId, results] of [...byWebhook].sort(([a], [b]) => a - b)) {
+        for (const [webhookId, results] of entriesById(byWebhook)) {
           if (healthy.has(webhookId) && results.every((r) => r.succeeded)) continue
           const found = yield* webhooks.findById(webhookId)
           if (Option.isNone(found)) continue

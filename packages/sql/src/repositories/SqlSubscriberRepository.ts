@@ -96,14 +96,19 @@ export const SqlSubscriberRepository = Layer.effect(
       })
 
     /** Records `tag.added` or `tag.removed` for the tags whose links a statement actually changed. */
-    const tagChanged = (type: "tag.added" | "tag.removed", subscriberId: number, changed: ReadonlyArray<unknown>) =>
+    /** Records a subscriber's tag.removed and tag.added events, with one look-up of the tags' names. */
+    const tagsChanged = (subscriberId: number, removedRows: ReadonlyArray<unknown>, addedRows: ReadonlyArray<unknown>) =>
       Effect.gen(function*() {
-        const ids = (yield* Schema.decodeUnknown(Schema.Array(TagRef))(changed)).map((ref) => ref.tagId)
-        if (ids.length === 0) return
-        const found = yield* sql<{ readonly id: number; readonly name: string; readonly emailListId: number }>`
-          SELECT id, name, email_list_id FROM tags WHERE id IN ${sql.in(ids)} ORDER BY id`
+        const removed = new Set((yield* Schema.decodeUnknown(Schema.Array(TagRef))(removedRows)).map((ref) => Number(ref.tagId)))
+        const added = new Set((yield* Schema.decodeUnknown(Schema.Array(TagRef))(addedRows)).map((ref) => Number(ref.tagId)))
+        if (removed.size + added.size === 0) return
+        const found = (yield* sql<{ readonly id: number; readonly name: string; readonly emailListId: number }>`
+          SELECT id, name, email_list_id FROM tags WHERE id IN ${sql.in([...removed, ...added])} ORDER BY id`)
+          .map((tag) => ({ id: Number(tag.id), name: tag.name, emailListId: Number(tag.emailListId) }))
         const at = new Date(yield* Clock.currentTimeMillis)
-        yield* insertEvents(sql, tagEvents(type, { id: subscriberId, emailListId: Number(found[0]?.emailListId ?? 0) }, found.map((t) => ({ id: Number(t.id), name: t.name })), at))
+        const subscriber = { id: subscriberId, emailListId: found[0]?.emailListId ?? 0 }
+        const named = (ids: ReadonlySet<number>) => found.filter((tag) => ids.has(tag.id)).map(({ id, name }) => ({ id, name }))
+        yield* insertEvents(sql, [...tagEvents("tag.removed", subscriber, named(removed), at), ...tagEvents("tag.added", subscriber, named(added), at)])
       })
 
     const columns = (changes: SubscriberChanges) =>
@@ -126,8 +131,7 @@ export const SqlSubscriberRepository = Layer.effect(
           WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove)} RETURNING tag_id`
         const added = add.length === 0 ? [] : yield* sql`INSERT INTO subscriber_tags
           ${sql.insert([...new Set(add)].map((tagId) => ({ subscriberId: id, tagId })))} ON CONFLICT DO NOTHING RETURNING tag_id`
-        yield* tagChanged("tag.removed", id, removed)
-        yield* tagChanged("tag.added", id, added)
+        yield* tagsChanged(id, removed, added)
         yield* countTags(removed, added)
       }).pipe(Effect.orDie)
 

@@ -101,7 +101,7 @@ export const MailroomFromConfig = (config: ServerConfig) =>
     Layer.provide(CsvParseReader),
     Layer.provide(NodeHmac),
     Layer.provide(NodeSha256),
-    Layer.provideMerge(storageFromUrl(config.databaseUrl)),
+    Layer.provideMerge(storageFromUrl(config.databaseUrl, { preparedStatements: config.pgPreparedStatements })),
     Layer.provide(Layer.succeed(AppUrl, config.appUrl)),
     Layer.provide(MarkedRenderer),
     Layer.provide(Layer.effect(

@@ -41,6 +41,8 @@ export interface EnvironmentConfig {
   readonly feedbackId: string | null
   /** How long a running import stays reserved without progress (renewed with every batch; crash recovery time). */
   readonly importLeaseSeconds: number
+  /** Whether Postgres statements run as named prepared statements (off behind a pooler that cannot keep them). */
+  readonly pgPreparedStatements: boolean
   /** Data rows an import writes per transaction (default 5,000 on SQLite, 10,000 on Postgres). */
   readonly importBatchRows: number
   /** How long the automation scheduler holds a batch of claimed positions (crash recovery time of a step). */
@@ -96,6 +98,7 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     Config.validate({ message: "FEEDBACK_ID may hold letters, digits, dots and dashes", validation: (id) => id === null || /^[A-Za-z0-9._-]+$/.test(id) })
   ),
   importLeaseSeconds: Config.integer("IMPORT_LEASE_SECONDS").pipe(Config.withDefault(30)),
+  pgPreparedStatements: Config.boolean("PG_PREPARED_STATEMENTS").pipe(Config.withDefault(true)),
   importBatchRows: Config.integer("IMPORT_BATCH_ROWS").pipe(
     Config.validate({ message: "must be 0 (the store's default) or from 100 to 100000", validation: (n) => n === 0 || (n >= 100 && n <= 100_000) }),
     Config.withDefault(0)

@@ -39,6 +39,9 @@ export const postgresClient = (options: PostgresStorageOptions): Layer.Layer<Sql
           })
           // an idle connection's error (a restarted server) only drops it from the pool
           pool.on("error", () => {})
+          // a prepared statement is planned with each call's values, as an unnamed one was: Postgres' generic plan of
+          // the delivery's claims was much slower (612 against 978 mails/s in the send benchmark)
+          if (options.preparedStatements !== false) pool.on("connect", (client) => void client.query("SET plan_cache_mode = force_custom_plan").catch(() => {}))
           try {
             await pool.query("SELECT 1")
           } catch (cause) {

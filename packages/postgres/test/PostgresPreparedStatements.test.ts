@@ -30,6 +30,8 @@ describe("postgres prepared statements", () => {
         const statements = (yield* prepared(sql)).filter((row) => row.statement.includes("FROM probe WHERE id"))
         expect(statements).toHaveLength(1)
         expect(statements[0]!.name).toMatch(/^mailroom_\d+$/)
+        // planned with each call's values: a generic plan made the delivery's claims much slower
+        expect(yield* sql<{ readonly planCacheMode: string }>`SHOW plan_cache_mode`).toEqual([{ planCacheMode: "force_custom_plan" }])
       })))
 
   it.effect("prepares nothing when turned off (a pooler in transaction mode)", () =>

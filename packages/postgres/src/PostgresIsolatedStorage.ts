@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { Storage } from "@mailroom/core"
 import { Effect, Layer } from "effect"
 import { postgresClient, PostgresStorage } from "./PostgresStorage.js"
+import { withStartupOption } from "./withStartupOption.js"
 
 const runOnce = (url: string, statement: string) =>
   Effect.scoped(
@@ -10,11 +11,7 @@ const runOnce = (url: string, statement: string) =>
   )
 
 /** The URL with a `search_path` startup option, so every connection works inside `schema`. */
-export const withSearchPath = (url: string, schema: string): string => {
-  const parsed = new URL(url)
-  parsed.searchParams.set("options", `-c search_path=${schema}`)
-  return parsed.toString()
-}
+export const withSearchPath = (url: string, schema: string): string => withStartupOption(url, `-c search_path=${schema}`)
 
 /**
  * A Postgres store in a new, empty schema that is dropped when the layer is released: isolated tests against one

@@ -143,7 +143,7 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
 }).pipe(
   Config.map(({ appUrl, clientConcurrency, importBatchRows, ...config }) => ({
     ...config,
-    // Postgres does not hold the event loop while it writes, and gains 25 % more from 10,000 (bench/RESULTS.md)
+    // Postgres does not hold the event loop while it writes, and imports 15-25 % faster with 10,000 (bench/RESULTS.md)
     importBatchRows: importBatchRows > 0 ? importBatchRows : config.databaseUrl.startsWith("postgres") ? 10_000 : 5_000,
     // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/RESULTS.md)
     clientConcurrency: clientConcurrency > 0 ? clientConcurrency : config.databaseUrl.startsWith("postgres") ? 8 : 2,

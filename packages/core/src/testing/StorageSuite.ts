@@ -71,3 +71,11 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     queueDepthsContract(makeStorage)
     engagementHistoryContract(makeStorage)
   })
+
+/** The import batch contracts alone: for a store's second write path (such as portable SQL beside COPY). */
+export const ImportBatchSuite = (name: string, makeStorage: MakeStorage) =>
+  describe(`${name} import batch contract`, () => {
+    importBatchContract(makeStorage)
+    importBatchRulesContract(makeStorage)
+    importBatchMixedContract(makeStorage)
+  })

@@ -83,31 +83,29 @@ export const SqlSubscriberRepository = Layer.effect(
           ].join(", ")
         )
       } WHERE id = ${emailListId}`
-    /** Moves the tags' counts by the links removed and added. */
-    const countTags = (removed: ReadonlyArray<unknown>, added: ReadonlyArray<unknown>) =>
-      Effect.gen(function*() {
-        const delta = new Map<number, number>()
-        for (const [links, by] of [[removed, -1], [added, 1]] as const) {
-          for (const { tagId } of yield* Schema.decodeUnknown(Schema.Array(TagRef))(links)) {
-            delta.set(Number(tagId), (delta.get(Number(tagId)) ?? 0) + by)
-          }
-        }
-        yield* moveTagCounts(sql, delta)
-      })
+    /** The tag ids of `RETURNING tag_id` rows. */
+    const tagIdsOf = (rows: ReadonlyArray<unknown>) =>
+      Effect.map(Schema.decodeUnknown(Schema.Array(TagRef))(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
 
-    /** Records `tag.added` or `tag.removed` for the tags whose links a statement actually changed. */
+    /** Moves the tags' counts by the links removed and added. */
+    const countTags = (removed: ReadonlyArray<number>, added: ReadonlyArray<number>) => {
+      const delta = new Map<number, number>()
+      for (const [tagIds, by] of [[removed, -1], [added, 1]] as const) {
+        for (const tagId of tagIds) delta.set(tagId, (delta.get(tagId) ?? 0) + by)
+      }
+      return moveTagCounts(sql, delta)
+    }
+
     /** Records a subscriber's tag.removed and tag.added events, with one look-up of the tags' names. */
-    const tagsChanged = (subscriberId: number, removedRows: ReadonlyArray<unknown>, addedRows: ReadonlyArray<unknown>) =>
+    const tagsChanged = (subscriberId: number, removed: ReadonlyArray<number>, added: ReadonlyArray<number>) =>
       Effect.gen(function*() {
-        const removed = new Set((yield* Schema.decodeUnknown(Schema.Array(TagRef))(removedRows)).map((ref) => Number(ref.tagId)))
-        const added = new Set((yield* Schema.decodeUnknown(Schema.Array(TagRef))(addedRows)).map((ref) => Number(ref.tagId)))
-        if (removed.size + added.size === 0) return
+        if (removed.length + added.length === 0) return
         const found = (yield* sql<{ readonly id: number; readonly name: string; readonly emailListId: number }>`
           SELECT id, name, email_list_id FROM tags WHERE id IN ${sql.in([...removed, ...added])} ORDER BY id`)
           .map((tag) => ({ id: Number(tag.id), name: tag.name, emailListId: Number(tag.emailListId) }))
         const at = new Date(yield* Clock.currentTimeMillis)
         const subscriber = { id: subscriberId, emailListId: found[0]?.emailListId ?? 0 }
-        const named = (ids: ReadonlySet<number>) => found.filter((tag) => ids.has(tag.id)).map(({ id, name }) => ({ id, name }))
+        const named = (ids: ReadonlyArray<number>) => found.filter((tag) => ids.includes(tag.id)).map(({ id, name }) => ({ id, name }))
         yield* insertEvents(sql, [...tagEvents("tag.removed", subscriber, named(removed), at), ...tagEvents("tag.added", subscriber, named(added), at)])
       })
 
@@ -127,10 +125,10 @@ export const SqlSubscriberRepository = Layer.effect(
     /** Detaches and attaches tags; events first, the tags' counter rows last (after any list row the caller took). */
     const changeTags: SubscriberRepository["Type"]["changeTags"] = (id, { add, remove }) =>
       Effect.gen(function*() {
-        const removed = remove.length === 0 ? [] : yield* sql`DELETE FROM subscriber_tags
-          WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove)} RETURNING tag_id`
-        const added = add.length === 0 ? [] : yield* sql`INSERT INTO subscriber_tags
-          ${sql.insert([...new Set(add)].map((tagId) => ({ subscriberId: id, tagId })))} ON CONFLICT DO NOTHING RETURNING tag_id`
+        const removed = remove.length === 0 ? [] : yield* tagIdsOf(yield* sql`DELETE FROM subscriber_tags
+          WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove)} RETURNING tag_id`)
+        const added = add.length === 0 ? [] : yield* tagIdsOf(yield* sql`INSERT INTO subscriber_tags
+          ${sql.insert([...new Set(add)].map((tagId) => ({ subscriberId: id, tagId })))} ON CONFLICT DO NOTHING RETURNING tag_id`)
         yield* tagsChanged(id, removed, added)
         yield* countTags(removed, added)
       }).pipe(Effect.orDie)
@@ -196,7 +194,7 @@ export const SqlSubscriberRepository = Layer.effect(
           if (deleted.length === 0) return false
           const at = new Date(yield* Clock.currentTimeMillis)
           yield* insertEvents(sql, [deletedEvent({ ...deleted[0]!, id, emailListId: Number(deleted[0]!.emailListId) }, deleted[0]!.status, at)])
-          const untagged = yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`
+          const untagged = yield* tagIdsOf(yield* sql`DELETE FROM subscriber_tags WHERE subscriber_id = ${id} RETURNING tag_id`)
           // its mails go with it (a campaign's counters keep what they counted)
           yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT id FROM sends WHERE subscriber_id = ${id})`
           yield* sql`DELETE FROM sends WHERE subscriber_id = ${id}`

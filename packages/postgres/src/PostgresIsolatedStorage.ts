@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { Storage } from "@mailroom/core"
 import { Effect, Layer } from "effect"
-import { postgresClient, PostgresStorage } from "./PostgresStorage.js"
+import { postgresClient, PostgresStorage, type PostgresStorageOptions } from "./PostgresStorage.js"
 import { withStartupOption } from "./withStartupOption.js"
 
 const runOnce = (url: string, statement: string) =>
@@ -15,9 +15,12 @@ export const withSearchPath = (url: string, schema: string): string => withStart
 
 /**
  * A Postgres store in a new, empty schema that is dropped when the layer is released: isolated tests against one
- * real database (the schema name is random).
+ * real database (the schema name is random). `store` builds it (default PostgresStorage).
  */
-export const PostgresIsolatedStorage = (url: string): Layer.Layer<Storage | SqlClient.SqlClient> =>
+export const PostgresIsolatedStorage = (
+  url: string,
+  store: (options: PostgresStorageOptions) => Layer.Layer<Storage | SqlClient.SqlClient> = PostgresStorage
+): Layer.Layer<Storage | SqlClient.SqlClient> =>
   Layer.unwrapScoped(
     Effect.gen(function*() {
       const schema = `mailroom_test_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
@@ -25,6 +28,6 @@ export const PostgresIsolatedStorage = (url: string): Layer.Layer<Storage | SqlC
         runOnce(url, `CREATE SCHEMA ${schema}`),
         () => runOnce(url, `DROP SCHEMA ${schema} CASCADE`)
       )
-      return PostgresStorage({ url: withSearchPath(url, schema), maxConnections: 4 })
+      return store({ url: withSearchPath(url, schema), maxConnections: 4 })
     })
   )

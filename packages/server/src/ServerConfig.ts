@@ -141,13 +141,16 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     Config.map(Option.filter((token) => Redacted.value(token).trim() !== ""))
   )
 }).pipe(
-  Config.map(({ appUrl, clientConcurrency, importBatchRows, ...config }) => ({
-    ...config,
-    // Postgres does not hold the event loop while it writes, and imports 15-25 % faster with 10,000 (bench/RESULTS.md)
-    importBatchRows: importBatchRows > 0 ? importBatchRows : config.databaseUrl.startsWith("postgres") ? 10_000 : 5_000,
-    // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/RESULTS.md)
-    clientConcurrency: clientConcurrency > 0 ? clientConcurrency : config.databaseUrl.startsWith("postgres") ? 8 : 2,
-    appUrl: appUrl._tag === "Some" ? appUrl.value.replace(/\/+$/, "") : `http://${config.host}:${config.port}`,
-    appUrlConfigured: appUrl._tag === "Some"
-  }))
+  Config.map(({ appUrl, clientConcurrency, importBatchRows, ...config }) => {
+    const onPostgres = config.databaseUrl.startsWith("postgres")
+    return {
+      ...config,
+      // Postgres does not hold the event loop while it writes, and imports 15-25 % faster with 10,000 (bench/RESULTS.md)
+      importBatchRows: importBatchRows > 0 ? importBatchRows : onPostgres ? 10_000 : 5_000,
+      // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/RESULTS.md)
+      clientConcurrency: clientConcurrency > 0 ? clientConcurrency : onPostgres ? 8 : 2,
+      appUrl: appUrl._tag === "Some" ? appUrl.value.replace(/\/+$/, "") : `http://${config.host}:${config.port}`,
+      appUrlConfigured: appUrl._tag === "Some"
+    }
+  })
 )

@@ -35,6 +35,13 @@ import { transactorContract } from "./suite/transactorContract.js"
 
 export type { MakeStorage } from "./suite/fixtures.js"
 
+/** The contracts of import batches: plain, with rules, and mixed. */
+const importBatchContracts = (makeStorage: MakeStorage) => {
+  importBatchContract(makeStorage)
+  importBatchRulesContract(makeStorage)
+  importBatchMixedContract(makeStorage)
+}
+
 /** The storage contract every store must pass; `makeStorage` builds a fresh, empty store per test. */
 export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
   describe(`${name} storage contract`, () => {
@@ -61,9 +68,7 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
     settingsContract(makeStorage)
     subscriberImportContract(makeStorage)
     importUploadContract(makeStorage)
-    importBatchContract(makeStorage)
-    importBatchRulesContract(makeStorage)
-    importBatchMixedContract(makeStorage)
+    importBatchContracts(makeStorage)
     eventsContract(makeStorage)
     webhookContract(makeStorage)
     automationContract(makeStorage)
@@ -74,8 +79,4 @@ export const StorageSuite = (name: string, makeStorage: MakeStorage) =>
 
 /** The import batch contracts alone: for a store's second write path (such as portable SQL beside COPY). */
 export const ImportBatchSuite = (name: string, makeStorage: MakeStorage) =>
-  describe(`${name} import batch contract`, () => {
-    importBatchContract(makeStorage)
-    importBatchRulesContract(makeStorage)
-    importBatchMixedContract(makeStorage)
-  })
+  describe(`${name} import batch contract`, () => importBatchContracts(makeStorage))

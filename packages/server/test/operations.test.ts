@@ -20,8 +20,12 @@ const stores = ["sqlite", "postgres"] as const
 
 const db = ManagedRuntime.make(postgresClient({ url: PG_URL, maxConnections: 1 }))
 const dirs: Array<string> = []
+const schemas: Array<string> = []
 afterAll(async () => {
   await killAll()
+  for (const schema of schemas) {
+    await db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
+  }
   await db.dispose()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
@@ -31,6 +35,7 @@ const databaseUrl = async (store: (typeof stores)[number], dir: string, url = PG
   if (store === "sqlite") return `sqlite:${join(dir, "mailroom.db")}`
   const schema = `mailroom_ops_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
   await db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)))
+  schemas.push(schema)
   return withSearchPath(url, schema)
 }
 

@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { Storage } from "@mailroom/core"
 import { columnName, fieldName, SqlStorage } from "@mailroom/sql"
 import { Effect, Layer } from "effect"
+import { sqliteReadWriteClient } from "./SqliteReadWriteClient.js"
 import { walCheckpointer } from "./walCheckpointer.js"
 
 /** Options of the SQLite store. */
@@ -13,12 +13,12 @@ export interface SqliteStorageOptions {
   readonly filename: string
 }
 
-/** A SqlClient on a SQLite file (WAL mode, snake_case columns mapped to camelCase fields). */
+/** A SqlClient on a SQLite file (WAL mode, reads outside transactions on their own connection, snake_case columns mapped to camelCase fields). */
 export const sqliteClient = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient> =>
   Layer.unwrapEffect(
     Effect.sync(() => {
       if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
-      return SqliteClient.layer({
+      return sqliteReadWriteClient({
         filename: options.filename,
         transformQueryNames: columnName,
         transformResultNames: fieldName

@@ -1,0 +1,129 @@
+/**
+ * The SQLite client pair: a SELECT outside a transaction is answered from the last committed state while another
+ * fiber holds a write transaction open, writes and transactions keep one writing connection, connection settings go
+ * to the writer, and `:memory:` works on its single connection.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber } from "effect"
+import { onlyReads, sqliteReadWriteClient } from "../src/SqliteReadWriteClient.js"
+
+const dirs: Array<string> = []
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+const onFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-rw-"))
+  dirs.push(dir)
+  return sqliteReadWriteClient({ filename: join(dir, "db.sqlite") })
+}
+
+const count = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*) AS n FROM items`).pipe(Effect.map((rows) => Number(rows[0]!.n)))
+
+describe("sqliteReadWriteClient", () => {
+  it.live("a read outside a transaction does not wait for another fiber's open write transaction", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      yield* sql`INSERT INTO items (name) VALUES ('committed')`
+      const inside = yield* Deferred.make<void>()
+      const finish = yield* Deferred.make<void>()
+      const writer = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO items (name) VALUES ('pending')`
+        yield* Deferred.succeed(inside, undefined)
+        yield* Deferred.await(finish)
+      })).pipe(Effect.fork)
+      yield* Deferred.await(inside)
+      const during = yield* count.pipe(Effect.timeout("2 seconds"))
+      expect(during).toBe(1)
+      yield* Deferred.succeed(finish, undefined)
+      yield* Fiber.join(writer)
+      expect(yield* count).toBe(2)
+    }).pipe(Effect.provide(onFile())))
+
+  it.live("a read is answered while another fiber runs a long transaction of many statements", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      // each statement keeps the thread busy for a few ms; together they run for about a second
+      const busy = sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000) SELECT count(*) AS n FROM c`
+      let ended = 0
+      const long = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO items (name) VALUES ('pending')`
+        for (let i = 0; i < 150; i++) yield* busy
+      })).pipe(Effect.tap(() => Effect.sync(() => (ended = performance.now()))), Effect.fork)
+      yield* Effect.sleep("20 millis")
+      const during = yield* count
+      const answered = performance.now()
+      yield* Fiber.join(long)
+      expect(during).toBe(0)
+      expect(answered).toBeLessThan(ended)
+    }).pipe(Effect.provide(onFile())))
+
+  it.live("a write outside a transaction waits for the open one, and the next read sees it", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      const inside = yield* Deferred.make<void>()
+      const finish = yield* Deferred.make<void>()
+      const order: Array<string> = []
+      const writer = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO items (name) VALUES ('first')`
+        yield* Deferred.succeed(inside, undefined)
+        yield* Deferred.await(finish)
+        order.push("committed")
+      })).pipe(Effect.fork)
+      yield* Deferred.await(inside)
+      const second = yield* sql`INSERT INTO items (name) VALUES ('second')`.pipe(Effect.tap(() => Effect.sync(() => order.push("second"))), Effect.fork)
+      yield* Effect.sleep("50 millis")
+      expect(order).toEqual([])
+      yield* Deferred.succeed(finish, undefined)
+      yield* Fiber.join(writer)
+      yield* Fiber.join(second)
+      expect(order).toEqual(["committed", "second"])
+      const names = yield* sql<{ name: string }>`SELECT name FROM items ORDER BY id`
+      expect(names.map((row) => row.name)).toEqual(["first", "second"])
+    }).pipe(Effect.provide(onFile())))
+
+  it.live("a statement inside a transaction reads the transaction's own rows", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      const seen = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO items (name) VALUES ('mine')`
+        return yield* count
+      }))
+      expect(seen).toBe(1)
+    }).pipe(Effect.provide(onFile())))
+
+  it.live("connection settings go to the writing connection", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.unsafe("PRAGMA wal_autocheckpoint = 1234")
+      const [row] = yield* sql.unsafe<Record<string, unknown>>("PRAGMA wal_autocheckpoint")
+      expect(Number(Object.values(row!)[0])).toBe(1234)
+      const [mode] = yield* sql.unsafe<Record<string, unknown>>("PRAGMA journal_mode")
+      expect(Object.values(mode!)[0]).toBe("wal")
+    }).pipe(Effect.provide(onFile())))
+
+  it.live("`:memory:` keeps one connection, so reads see the tables it created", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      yield* sql`INSERT INTO items (name) VALUES ('one')`
+      expect(yield* count).toBe(1)
+    }).pipe(Effect.provide(sqliteReadWriteClient({ filename: ":memory:" }))))
+
+  it("only a plain SELECT counts as a read", () => {
+    expect(onlyReads("SELECT 1")).toBe(true)
+    expect(onlyReads("\n  select id FROM x")).toBe(true)
+    expect(onlyReads("WITH x AS (SELECT 1) DELETE FROM y")).toBe(false)
+    expect(onlyReads("INSERT INTO x SELECT 1")).toBe(false)
+    expect(onlyReads("PRAGMA cache_size")).toBe(false)
+    expect(onlyReads("selection")).toBe(false)
+  })
+})

@@ -10,10 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { postgresClient, withSearchPath } from "@mailroom/postgres"
-import { Effect, ManagedRuntime } from "effect"
 import {
   countRecipients,
   killAll,
@@ -24,9 +21,9 @@ import {
   waitForCampaignStatus
 } from "./processes.js"
 import { seedSubscribersSql } from "./faults.support.js"
+import { postgresSchema } from "./postgresSchema.js"
 import { type FaultySmtpServer, startFaultySmtpServer } from "@mailroom/smtp/testing"
 
-const PG_URL = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const TOKEN = "delivery-processes-token"
 const SUBSCRIBED = 20_000
 const UNSUBSCRIBED = 25
@@ -36,17 +33,14 @@ const WORKER_COUNT = 3
 
 describe("campaign delivery with several worker processes (postgres)", () => {
   it("three `mailroom worker` processes send 20,000 mails exactly once, suppressed and unsubscribed excluded", async () => {
-    const schema = `mailroom_delivery_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
-    const db = ManagedRuntime.make(postgresClient({ url: PG_URL, maxConnections: 2 }))
-    const query = <A extends object = Record<string, unknown>>(statement: string) =>
-      db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)))
+    const pg = await postgresSchema("mailroom_delivery")
+    const { query, schema } = pg
     const cwd = mkdtempSync(join(tmpdir(), "mailroom-delivery-pg-"))
     const sinks: Array<FaultySmtpServer> = []
     const procs: Array<MailroomProcess> = []
-    await query(`CREATE SCHEMA ${schema}`)
     try {
       for (let i = 0; i < WORKER_COUNT; i++) sinks.push(await startFaultySmtpServer())
-      const databaseUrl = withSearchPath(PG_URL, schema)
+      const databaseUrl = pg.urlVia()
       const common = { DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", APP_URL: "https://mail.example.test" }
 
       const api = await startServe("serve(api)", { ...common, WORKERS: "false" }, cwd)
@@ -143,8 +137,7 @@ describe("campaign delivery with several worker processes (postgres)", () => {
     } finally {
       await killAll()
       await Promise.all(sinks.map((sink) => sink.close()))
-      await query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch((error) => console.log(`drop schema ${schema} failed`, error))
-      await db.dispose()
+      await pg.drop()
       rmSync(cwd, { recursive: true, force: true })
     }
   }, 180_000)

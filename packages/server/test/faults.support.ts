@@ -7,15 +7,12 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SqlClient } from "@effect/sql"
-import { postgresClient, withSearchPath } from "@mailroom/postgres"
 import { type FaultySmtpServer, type FaultySmtpSettings, startFaultySmtpServer } from "@mailroom/smtp/testing"
 import Database from "better-sqlite3"
-import { Effect, ManagedRuntime } from "effect"
+import { PG_URL, postgresSchema } from "./postgresSchema.js"
 import { killAll, type MailroomProcess, type ServeProcess, startMailroom, startServe, tail, waitForCampaignStatus } from "./processes.js"
 import { startTcpProxy, type TcpProxy } from "./TcpProxy.js"
 
-const PG_URL = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const TOKEN = "delivery-faults-token"
 
 /** What a rig is made of. */
@@ -136,17 +133,11 @@ export const startRig = async (options: RigOptions): Promise<Rig> => {
         }
       }
     } else {
-      const schema = `mailroom_faults_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
-      const db = ManagedRuntime.make(postgresClient({ url: PG_URL, maxConnections: 2 }))
-      query = <A extends object>(statement: string) =>
-        db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)))
-      await query(`CREATE SCHEMA ${schema}`)
-      cleanups.push(async () => {
-        await query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined)
-        await db.dispose()
-      })
-      schemaPrefix = `${schema}.`
-      let url = withSearchPath(PG_URL, schema)
+      const pg = await postgresSchema("mailroom_faults")
+      query = pg.query
+      cleanups.push(pg.drop)
+      schemaPrefix = `${pg.schema}.`
+      let url = pg.urlVia()
       if (options.proxy === true) {
         const target = new URL(PG_URL)
         proxy = await startTcpProxy(target.hostname, Number(target.port || 5432))

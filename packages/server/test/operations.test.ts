@@ -7,36 +7,28 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { SqlClient } from "@effect/sql"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { postgresClient, withSearchPath } from "@mailroom/postgres"
-import { Effect, ManagedRuntime } from "effect"
 import { apiCall, freePort, killAll, type ServeProcess, startServe, waitForCampaignStatus } from "./processes.js"
+import { PG_URL, type PostgresSchema, postgresSchema } from "./postgresSchema.js"
 import { startTcpProxy } from "./TcpProxy.js"
 
-const PG_URL = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const TOKEN = "operations-token"
 const stores = ["sqlite", "postgres"] as const
 
-const db = ManagedRuntime.make(postgresClient({ url: PG_URL, maxConnections: 1 }))
 const dirs: Array<string> = []
-const schemas: Array<string> = []
+const schemas: Array<PostgresSchema> = []
 afterAll(async () => {
   await killAll()
-  for (const schema of schemas) {
-    await db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
-  }
-  await db.dispose()
+  for (const schema of schemas) await schema.drop()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
-/** A fresh database of `store`: a SQLite file, or a Postgres URL on a schema of its own. */
+/** A fresh database of `store`: a SQLite file, or a Postgres URL (through `url`) on a schema of its own. */
 const databaseUrl = async (store: (typeof stores)[number], dir: string, url = PG_URL) => {
   if (store === "sqlite") return `sqlite:${join(dir, "mailroom.db")}`
-  const schema = `mailroom_ops_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
-  await db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)))
+  const schema = await postgresSchema("mailroom_ops")
   schemas.push(schema)
-  return withSearchPath(url, schema)
+  return schema.urlVia(url)
 }
 
 const tempDir = () => {

@@ -18,10 +18,10 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
   defaultValue: () => ({
     /**
      * Data rows written per transaction (and per progress update). Each batch rewrites the pages of the address index
-     * it touches, and addresses come in random order, so larger batches import faster (5,000 rows: +19 % on SQLite over
-     * 2,000, bench/RESULTS.md), while the API waits longer behind each one on a synchronous store.
+     * it touches, and addresses come in random order, so larger batches import faster (10,000 rows: +13 % on SQLite over
+     * 5,000, which was +19 % over 2,000, bench/RESULTS.md), while writes wait longer behind each one on SQLite.
      */
-    batchSize: 5_000,
+    batchSize: 10_000,
     /** How long a claimed import stays reserved; every batch renews it, so only a dead worker lets it run out. */
     lease: Duration.seconds(30),
     /** Stored CSV parts read per query. */

@@ -2,8 +2,8 @@
  * Import benchmark: a CSV of 1,000,000 rows (email, first_name, last_name, tags, two extra columns) is sent through
  * the API in appended parts of about 8 MB, started, and imported by the server's own worker (the server runs compiled,
  * as `npm start` does). Measures rows/s from POST start to status `completed`, the progress a client sees while it
- * runs, how long the API answers a read meanwhile (a GET of the list every 50 ms), and the server's peak RSS; on SQLite
- * and Postgres. Usage: npm run bench:import [-- --count 1000000 --part-mb 8 --stores sqlite,postgres --sorted]
+ * runs, how long the API answers a read and a write meanwhile (a GET and a PUT of the list, each every 50 ms), and the
+ * server's peak RSS; on SQLite and Postgres. Usage: npm run bench:import [-- --count 1000000 --part-mb 8 --stores sqlite,postgres --sorted]
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -65,17 +65,22 @@ for (const store of stores()) {
     const started = await call(port, "POST", `/api/subscriber-imports/${id}/start`)
     if (started.status !== 204) throw new Error(`start: ${started.status} ${started.text}`)
     let status = "pending"
-    // a client reading the API while the import runs: one request at a time, 50 ms apart
-    const reads: Array<number> = []
-    const reader = (async () => {
-      while (status !== "completed" && status !== "failed") {
-        const sent = performance.now()
-        const answer = await call(port, "GET", `/api/email-lists/${list.uuid}`)
-        if (answer.status !== 200) throw new Error(`read during the import: ${answer.status}`)
-        reads.push(performance.now() - sent)
-        await sleep(50)
-      }
-    })()
+    // a client reading the API and one writing to it while the import runs: one request at a time each, 50 ms apart
+    const timed = (method: string, body?: string) => {
+      const times: Array<number> = []
+      const done = (async () => {
+        while (status !== "completed" && status !== "failed") {
+          const sent = performance.now()
+          const answer = await call(port, method, `/api/email-lists/${list.uuid}`, body)
+          if (answer.status !== 200) throw new Error(`${method} during the import: ${answer.status}`)
+          times.push(performance.now() - sent)
+          await sleep(50)
+        }
+      })()
+      return { done, times }
+    }
+    const reads = timed("GET")
+    const writes = timed("PUT", JSON.stringify({ name: "Bench", default_from_email: "b@example.com" }))
     const progress: Array<number> = []
     let last: Record<string, unknown> = {}
     while (status !== "completed" && status !== "failed") {
@@ -85,13 +90,15 @@ for (const store of stores()) {
       progress.push(Number(last["imported_subscribers_count"] ?? 0))
     }
     const seconds = (performance.now() - start) / 1000
-    await reader
-    const sorted = reads.sort((a, b) => a - b)
-    const latency = [50, 99].map((p) => percentile(sorted, p).toFixed(0)).concat((sorted.at(-1) ?? 0).toFixed(0)).join(" / ")
+    await Promise.all([reads.done, writes.done])
+    const latency = (times: Array<number>) => {
+      const sorted = times.sort((a, b) => a - b)
+      return [50, 99].map((p) => percentile(sorted, p).toFixed(0)).concat((sorted.at(-1) ?? 0).toFixed(0)).join(" / ")
+    }
     const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
     const seen = progress.filter((n) => n > 0 && n < COUNT)
     const line = `| ${store} | ${COUNT} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
-      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
+      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency(reads.times)} | ${latency(writes.times)} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
     console.log(line)
     rows.push(line)
   } finally {
@@ -100,7 +107,7 @@ for (const store of stores()) {
 }
 
 console.log(`\n${machine()}; ${COUNT} rows, 6 columns (tags in 5 patterns), parts of ~${PART_BYTES / 1e6} MB.`)
-console.log("| store | rows | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all |")
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|")
+console.log("| store | rows | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all |")
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

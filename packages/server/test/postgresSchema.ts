@@ -23,7 +23,10 @@ export const postgresSchema = async (prefix: string): Promise<PostgresSchema> =>
   const db = ManagedRuntime.make(postgresClient({ url: PG_URL, maxConnections: 2 }))
   const query = <A extends object = Record<string, unknown>>(statement: string) =>
     db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)))
-  await query(`CREATE SCHEMA ${schema}`)
+  await query(`CREATE SCHEMA ${schema}`).catch(async (error) => {
+    await db.dispose()
+    throw error
+  })
   return {
     schema,
     urlVia: (base = PG_URL) => withSearchPath(base, schema),

@@ -3,7 +3,7 @@ import { SqlClient, Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer, type Scope, Stream } from "effect"
 import { letIoIn } from "./letIoIn.js"
 
 /** Options of the SQLite client pair. */
@@ -57,12 +57,46 @@ const timeSliced = () => {
 }
 
 /**
+ * A lock that passes itself to the longest-waiting fiber when released. Effect's Semaphore lets whoever asks next take
+ * it, so a loop of transactions (an import whose next batch is ready when the last commits) kept a waiting write out
+ * for the whole import. A waiter interrupted after the lock was passed to it passes it on.
+ */
+const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
+  let held = false
+  const queue: Array<{ handed: boolean; readonly wake: () => void }> = []
+  const release = () => {
+    const next = queue.shift()
+    if (next === undefined) {
+      held = false
+      return
+    }
+    next.handed = true
+    next.wake()
+  }
+  const acquire = Effect.async<void>((resume) => {
+    if (!held) {
+      held = true
+      resume(Effect.void)
+      return
+    }
+    const entry = { handed: false, wake: () => resume(Effect.void) }
+    queue.push(entry)
+    return Effect.sync(() => {
+      if (entry.handed) release()
+      else queue.splice(queue.indexOf(entry), 1)
+    })
+  })
+  return Effect.uninterruptibleMask((restore) => Effect.zipRight(restore(acquire), Effect.addFinalizer(() => Effect.sync(release))))
+}
+
+/**
  * A SqlClient on a SQLite file with two connections. Every transaction and every write runs on the writing
  * connection, as with @effect/sql-sqlite-node alone; a SELECT outside a transaction runs on a second, read-only
  * connection, which in WAL mode reads the last committed state without waiting, so a request's read no longer queues
  * behind a transaction another fiber holds open (an import batch, a send's claim). It sees what it would have seen
  * after waiting, minus rows not yet committed. Statements let waiting requests in once the thread has been busy for 10 ms
- * (`timeSliced`), so they are answered between a long transaction's statements. `:memory:` keeps one connection.
+ * (`timeSliced`), so they are answered between a long transaction's statements, and writers take the writing
+ * connection in the order they asked for it (`fifoLock`). `:memory:` keeps one connection.
  */
 export const sqliteReadWriteClient = (
   options: SqliteReadWriteOptions
@@ -73,17 +107,19 @@ export const sqliteReadWriteClient = (
     const reader = yield* SqliteClient.make({ ...options, readonly: true, disableWAL: true })
     for (const pragma of READER_PRAGMAS) yield* reader.unsafe(pragma)
     const yielding = timeSliced()
-    const on = (sql: string) => Effect.scoped(onlyReads(sql) ? reader.reserve : writer.reserve)
+    const writing = Effect.zipRight(fifoLock(), writer.reserve)
+    const on = <A>(sql: string, run: (connection: Connection) => Effect.Effect<A, SqlError>) =>
+      Effect.scoped(Effect.flatMap(onlyReads(sql) ? reader.reserve : writing, run))
     const routed: Connection = yielding({
-      execute: (sql, params, transformRows) => Effect.flatMap(on(sql), (c) => c.execute(sql, params, transformRows)),
-      executeRaw: (sql, params) => Effect.flatMap(on(sql), (c) => c.executeRaw(sql, params)),
-      executeValues: (sql, params) => Effect.flatMap(on(sql), (c) => c.executeValues(sql, params)),
-      executeUnprepared: (sql, params, transformRows) => Effect.flatMap(on(sql), (c) => c.executeUnprepared(sql, params, transformRows)),
-      executeStream: (sql, params, transformRows) => Stream.unwrapScoped(Effect.map(writer.reserve, (c) => c.executeStream(sql, params, transformRows)))
+      execute: (sql, params, transformRows) => on(sql, (c) => c.execute(sql, params, transformRows)),
+      executeRaw: (sql, params) => on(sql, (c) => c.executeRaw(sql, params)),
+      executeValues: (sql, params) => on(sql, (c) => c.executeValues(sql, params)),
+      executeUnprepared: (sql, params, transformRows) => on(sql, (c) => c.executeUnprepared(sql, params, transformRows)),
+      executeStream: (sql, params, transformRows) => Stream.unwrapScoped(Effect.map(writing, (c) => c.executeStream(sql, params, transformRows)))
     })
     const client = yield* SqlClient.make({
       acquirer: Effect.succeed(routed),
-      transactionAcquirer: Effect.map(writer.reserve, yielding),
+      transactionAcquirer: Effect.map(writing, yielding),
       compiler: Statement.makeCompilerSqlite(options.transformQueryNames),
       spanAttributes: [["db.system.name", "sqlite"]],
       ...(options.transformResultNames === undefined ? {} : { transformRows: Statement.defaultTransforms(options.transformResultNames).array })

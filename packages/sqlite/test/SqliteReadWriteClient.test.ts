@@ -22,13 +22,19 @@ const onFile = () => {
   return sqliteReadWriteClient({ filename: join(dir, "db.sqlite") })
 }
 
+const createItems = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`)
+
+/** A statement that keeps the thread busy for a few ms. */
+const busy = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000) SELECT count(*) AS n FROM c`)
+
 const count = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*) AS n FROM items`).pipe(Effect.map((rows) => Number(rows[0]!.n)))
 
 describe("sqliteReadWriteClient", () => {
   it.live("a read outside a transaction does not wait for another fiber's open write transaction", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      yield* createItems
       yield* sql`INSERT INTO items (name) VALUES ('committed')`
       const inside = yield* Deferred.make<void>()
       const finish = yield* Deferred.make<void>()
@@ -48,9 +54,7 @@ describe("sqliteReadWriteClient", () => {
   it.live("a read is answered while another fiber runs a long transaction of many statements", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
-      // each statement keeps the thread busy for a few ms; together they run for about a second
-      const busy = sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000) SELECT count(*) AS n FROM c`
+      yield* createItems
       let ended = 0
       const long = yield* sql.withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO items (name) VALUES ('pending')`
@@ -67,7 +71,7 @@ describe("sqliteReadWriteClient", () => {
   it.live("a write outside a transaction waits for the open one, and the next read sees it", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      yield* createItems
       const inside = yield* Deferred.make<void>()
       const finish = yield* Deferred.make<void>()
       const order: Array<string> = []
@@ -92,8 +96,7 @@ describe("sqliteReadWriteClient", () => {
   it.live("a write outside a transaction is not kept out by a loop of transactions; it goes in the order it asked", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
-      const busy = sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000) SELECT count(*) AS n FROM c`
+      yield* createItems
       let written = false
       const started = performance.now()
       // back-to-back transactions, each long enough to let the thread's waiting work in, for up to 3 s
@@ -120,7 +123,7 @@ describe("sqliteReadWriteClient", () => {
   it.live("a statement inside a transaction reads the transaction's own rows", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      yield* createItems
       const seen = yield* sql.withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO items (name) VALUES ('mine')`
         return yield* count
@@ -140,7 +143,7 @@ describe("sqliteReadWriteClient", () => {
   it.live("`:memory:` keeps one connection, so reads see the tables it created", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`
+      yield* createItems
       yield* sql`INSERT INTO items (name) VALUES ('one')`
       expect(yield* count).toBe(1)
     }).pipe(Effect.provide(sqliteReadWriteClient({ filename: ":memory:" }))))

@@ -88,6 +88,31 @@ export const load = async (
   }
 }
 
+/** A node:http server answering every request at once with a small JSON body (its port in BARE_PORT). */
+const BARE_SERVER = `require("node:http").createServer((req, res) => {
+  req.resume()
+  req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"data":[]}'))
+}).listen(Number(process.env.BARE_PORT), "127.0.0.1")`
+
+/**
+ * The load generator's own ceiling in the same run: the same closed loops against a bare node:http server in its own
+ * process (no Mailroom, no database), on the same cores. What an HTTP benchmark reaches is read against it.
+ */
+export const bareHttpLimit = async (options: { readonly seconds: number; readonly concurrency: number }): Promise<LoadResult> => {
+  const port = 3940
+  const child = spawn(process.execPath, ["-e", BARE_SERVER], { env: { ...process.env, BARE_PORT: String(port) }, stdio: "ignore" })
+  try {
+    for (let attempt = 0; attempt < 100 && !(await call(port, "GET", "/").then(() => true, () => false)); attempt++) await sleep(50)
+    return await load(port, options, () => ["GET", "/"])
+  } finally {
+    child.kill("SIGTERM")
+  }
+}
+
+/** The table row of a bare-server run. */
+export const bareHttpRow = (r: LoadResult): string =>
+  `| (bare node:http, no Mailroom) | GET / | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`
+
 /** The node flags `npm start` and `npm run mailroom` use (package.json `config.node_flags`). */
 export const NODE_FLAGS = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { node_flags: string } }).config.node_flags
 

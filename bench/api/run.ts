@@ -4,13 +4,14 @@
  * own process); this process is the load generator. Usage: npm run bench:api [-- --seconds 10 --concurrency 16]
  */
 import { rmSync } from "node:fs"
-import { arg, call, closeClient, load, machine, resetPostgres, startServer, stopServer } from "../lib.js"
+import { arg, bareHttpLimit, bareHttpRow, call, closeClient, load, machine, resetPostgres, startServer, stopServer } from "../lib.js"
 
 const SECONDS = arg("seconds", 8)
 const CONCURRENCY = arg("concurrency", 16)
 const SEED = arg("seed", 10_000)
 
-const rows: Array<string> = []
+const rows: Array<string> = [bareHttpRow(await bareHttpLimit({ seconds: SECONDS, concurrency: CONCURRENCY }))]
+console.log(rows[0])
 for (const store of ["sqlite", "postgres"] as const) {
   const databaseUrl = store === "sqlite" ? "sqlite:./bench/api/data/bench.db" : resetPostgres()
   if (store === "sqlite") rmSync("bench/api/data", { recursive: true, force: true })
@@ -42,7 +43,7 @@ for (const store of ["sqlite", "postgres"] as const) {
   }
 }
 
-console.log(`\n${machine()}; ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per scenario, ${SEED} templates seeded.`)
+console.log(`\n${machine()}; ${CONCURRENCY} concurrent keep-alive connections, ${SECONDS} s per scenario, ${SEED} templates seeded; the first row is the load generator's ceiling (the same connections against a bare node:http server).`)
 console.log("| store | request | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

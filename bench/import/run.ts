@@ -3,27 +3,28 @@
  * the API in appended parts of about 8 MB, started, and imported by the server's own worker (the server runs compiled,
  * as `npm start` does). Measures rows/s from POST start to status `completed`, the progress a client sees while it
  * runs, how long the API answers a read and a write meanwhile (a GET and a PUT of the list, each every 50 ms), and the
- * server's peak RSS; on SQLite and Postgres. Usage: npm run bench:import [-- --count 1000000 --part-mb 8 --stores sqlite,postgres --sorted]
+ * server's peak RSS; on SQLite and Postgres. Beside each figure, in the same run: the store's bare loop writing the same
+ * rows (bench/import/storeLimit.ts) and csv-parse alone over the same parts. Usage: npm run bench:import [-- --count 1000000 --part-mb 8 --stores sqlite,postgres --sorted]
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import { arg, call, closeClient, machine, peakRssMb, percentile, resetPostgres, startServer, stopServer, stores } from "../lib.js"
+import { csvLine, HEADER } from "./rows.js"
+import { parseLimit, postgresLimit, sqliteLimit } from "./storeLimit.js"
 
 const COUNT = arg("count", 1_000_000)
 const PART_BYTES = arg("part-mb", 8) * 1_000_000
 const SQLITE_FILE = "./bench/import/data/bench.db"
-const TAGS = ["news", "vip;news", "customers|beta", "", "events,news"]
+/** Rows per import transaction: the server's (IMPORT_BATCH_ROWS reaches it through the environment; 0 is the default). */
+const BATCH = Number(process.env["IMPORT_BATCH_ROWS"] || 10_000)
 const SORTED = process.argv.includes("--sorted")
-
-/** Row i's address: in an order unrelated to the file's (as in a list exported by signup date), or sorted with --sorted. */
-const emailOf = (i: number) => SORTED ? `user${i}@example.com` : `${(Math.imul(i, 2654435761) >>> 0).toString(36)}.${i}@example.com`
 
 /** The CSV in parts of about PART_BYTES, each ending at a line break. */
 const csvParts = (count: number): Array<string> => {
   const parts: Array<string> = []
-  let part = "email,first_name,last_name,tags,company,city\n"
+  let part = `${HEADER}\n`
   for (let i = 1; i <= count; i++) {
-    part += `${emailOf(i)},First${i},Last${i},"${TAGS[i % TAGS.length]}",Company ${i % 1000},City ${i % 97}\n`
+    part += csvLine(i, SORTED)
     if (part.length >= PART_BYTES) {
       parts.push(part)
       part = ""
@@ -38,11 +39,14 @@ const json = (text: string) => JSON.parse(text) as { data: Record<string, unknow
 const rows: Array<string> = []
 const parts = csvParts(COUNT)
 console.log(`CSV: ${COUNT} rows in ${parts.length} parts, ${(parts.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(1)} MB`)
+const parseRate = await parseLimit(parts, COUNT)
+console.log(`csv-parse alone: ${parseRate.toFixed(0)} rows/s`)
 for (const store of stores()) {
   if (store === "sqlite") rmSync("bench/import/data", { recursive: true, force: true })
   const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
   const port = 3960 + rows.length
   const server = await startServer(databaseUrl, port, { WORKERS: "true" })
+  let measured = ""
   try {
     const list = json((await call(port, "POST", "/api/email-lists", JSON.stringify({ name: "Bench", default_from_email: "b@example.com" }))).text)
       .data as { id: number; uuid: string }
@@ -97,17 +101,23 @@ for (const store of stores()) {
     }
     const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
     const seen = progress.filter((n) => n > 0 && n < COUNT)
-    const line = `| ${store} | ${COUNT} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
+    measured = `| ${store} | ${COUNT} | ${BATCH} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
       `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency(reads.times)} | ${latency(writes.times)} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
-    console.log(line)
-    rows.push(line)
+    console.log(`${measured} (the bare loop runs next)`)
   } finally {
     await stopServer(server)
   }
+  const limit = store === "sqlite"
+    ? await sqliteLimit(SQLITE_FILE, "./bench/import/data/bare.db", COUNT, BATCH, SORTED)
+    : await postgresLimit(databaseUrl, "bench", COUNT, BATCH, SORTED)
+  const line = `${measured} ${limit.toFixed(0)} | ${parseRate.toFixed(0)} |`
+  console.log(line)
+  rows.push(line)
 }
 
 console.log(`\n${machine()}; ${COUNT} rows, 6 columns (tags in 5 patterns), parts of ~${PART_BYTES / 1e6} MB.`)
-console.log("| store | rows | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all |")
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+console.log("The store's bare loop writes the same rows into empty copies of the same tables, in transactions of the same size, with no Mailroom (bench/import/storeLimit.ts).")
+console.log("| store | rows | rows per batch | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all | store's bare loop, rows/s | csv-parse alone, rows/s |")
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

@@ -6,7 +6,7 @@
  * Usage: npm run bench:subscribers [-- --count 1000000 --concurrency 8 --seconds 6 --stores sqlite,postgres --only POST]
  */
 import { rmSync } from "node:fs"
-import { arg, call, clientTokens, closeClient, load, machine, PG_URL, resetPostgres, startServer, stopServer, stores } from "../lib.js"
+import { arg, bareHttpLimit, bareHttpRow, call, clientTokens, closeClient, load, machine, PG_URL, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { seedPostgres, seedSqlite } from "./seed.js"
 
 const COUNT = arg("count", 1_000_000)
@@ -14,7 +14,8 @@ const SECONDS = arg("seconds", 6)
 const CONCURRENCY = arg("concurrency", 8)
 const SQLITE_FILE = "./bench/subscribers/data/bench.db"
 
-const rows: Array<string> = []
+const rows: Array<string> = [bareHttpRow(await bareHttpLimit({ seconds: SECONDS, concurrency: CONCURRENCY }))]
+console.log(rows[0])
 for (const store of stores()) {
   if (store === "sqlite") rmSync("bench/subscribers/data", { recursive: true, force: true })
   const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
@@ -54,7 +55,7 @@ for (const store of stores()) {
   }
 }
 
-console.log(`\n${machine()}; ${COUNT} subscribers in one list, ${CONCURRENCY} concurrent clients (a keep-alive connection and a token each), ${SECONDS} s per scenario.`)
+console.log(`\n${machine()}; ${COUNT} subscribers in one list, ${CONCURRENCY} concurrent clients (a keep-alive connection and a token each), ${SECONDS} s per scenario; the first row is the load generator's ceiling (the same clients against a bare node:http server).`)
 console.log("| store | request | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
-import { arg, call, closeClient, machine, PG_URL, peakRssMb, resetPostgres, startServer, stopServer, stores } from "../lib.js"
+import { arg, bareHttpLimit, call, closeClient, machine, PG_URL, peakRssMb, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { html as newsletter } from "../send/html.js"
 import { seedPostgres, seedSqlite } from "../subscribers/seed.js"
 
@@ -57,6 +57,7 @@ const TEMPLATE = {
 const sendBody = (to: string, i: number) =>
   JSON.stringify({ mail_name: TEMPLATE.name, from: "Shop <shop@example.com>", to, replacements: { name: `User ${i}`, email: to, token: `t${i}x${i * 7}` } })
 
+const bare = await bareHttpLimit({ seconds: SECONDS, concurrency: CLIENTS })
 const throughputRows: Array<string> = []
 const priorityRows: Array<string> = []
 for (const store of stores()) {
@@ -139,6 +140,7 @@ for (const store of stores()) {
 }
 
 console.log(`\n${machine()}; \`serve\` with its default settings (workers inside), loopback sink in its own process.`)
+console.log(`The load generator's ceiling, the same ${CLIENTS} clients against a bare node:http server: ${bare.rps.toFixed(0)} req/s, p99 ${bare.p99.toFixed(1)} ms.`)
 console.log("| store | clients | mails | errors | accepted/s | API ms p50 / p95 / p99 | delivered/s | duplicates | peak RSS MB |")
 console.log("|---|---|---|---|---|---|---|---|---|")
 for (const row of throughputRows) console.log(row)

@@ -145,9 +145,9 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
     const onPostgres = config.databaseUrl.startsWith("postgres")
     return {
       ...config,
-      // 13-25 % faster than 5,000 or 2,000 on both stores; reads do not wait for a batch (bench/RESULTS.md)
+      // 13-25 % faster than 5,000 or 2,000 on both stores; reads do not wait for a batch (bench/HISTORY.md)
       importBatchRows: importBatchRows > 0 ? importBatchRows : 10_000,
-      // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/RESULTS.md)
+      // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/HISTORY.md)
       clientConcurrency: clientConcurrency > 0 ? clientConcurrency : onPostgres ? 8 : 2,
       appUrl: appUrl._tag === "Some" ? appUrl.value.replace(/\/+$/, "") : `http://${config.host}:${config.port}`,
       appUrlConfigured: appUrl._tag === "Some"

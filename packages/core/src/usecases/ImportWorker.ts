@@ -19,7 +19,7 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
     /**
      * Data rows written per transaction (and per progress update). Each batch rewrites the pages of the address index
      * it touches, and addresses come in random order, so larger batches import faster (10,000 rows: +13 % on SQLite over
-     * 5,000, which was +19 % over 2,000, bench/RESULTS.md), while writes wait longer behind each one on SQLite.
+     * 5,000, which was +19 % over 2,000, bench/HISTORY.md), while writes wait longer behind each one on SQLite.
      */
     batchSize: 10_000,
     /** How long a claimed import stays reserved; every batch renews it, so only a dead worker lets it run out. */

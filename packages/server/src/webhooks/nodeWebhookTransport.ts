@@ -20,7 +20,7 @@ const reasonOf = (error: unknown): string => {
 
 /**
  * WebhookTransport over node:http and node:https with kept-alive connections (a third of fetch's CPU per request,
- * bench/RESULTS.md): signs with the `standardwebhooks` package, does not follow redirects (a 3xx is a failed attempt),
+ * bench/HISTORY.md): signs with the `standardwebhooks` package, does not follow redirects (a 3xx is a failed attempt),
  * gives up after the timeout and reads a capped part of the answer.
  */
 export const NodeWebhookTransport = (options: WebhookTransportOptions = {}) =>

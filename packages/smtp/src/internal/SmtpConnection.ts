@@ -3,7 +3,7 @@
  * STARTTLS when offered (RFC 3207), AUTH PLAIN or LOGIN (RFC 4954), then one mail transaction per message
  * (internal/SmtpTransaction.ts: MAIL FROM + RCPT TO + DATA in one write with PIPELINING, or BDAT with CHUNKING).
  * It exists because nodemailer's transport spends ~450 µs of CPU per 70 KB message (a per-byte JavaScript
- * dot-stuffing stream), which alone caps a core near 2,000 mails/s (bench/RESULTS.md, SMTP mailer).
+ * dot-stuffing stream), which alone caps a core near 2,000 mails/s (bench/HISTORY.md, SMTP mailer).
  */
 import { isIP, type Socket } from "node:net"
 import { connect as tlsConnect } from "node:tls"

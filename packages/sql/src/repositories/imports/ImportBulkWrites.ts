@@ -101,7 +101,7 @@ const NUMBERED_COLUMNS = ["id", ...NEW_SUBSCRIBER_COLUMNS]
 
 /**
  * SQLite: numbers the new subscribers after the table's highest id and AUTOINCREMENT counter and inserts them without
- * RETURNING, which cost 3.5 µs of an insert's 15.7 µs a row (bench/RESULTS.md). Safe because a transaction that
+ * RETURNING, which cost 3.5 µs of an insert's 15.7 µs a row (bench/HISTORY.md). Safe because a transaction that
  * writes is the file's only writer, and one whose snapshot went stale cannot write at all.
  */
 const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>) =>

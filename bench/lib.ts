@@ -118,11 +118,12 @@ export const NODE_FLAGS = (JSON.parse(readFileSync("package.json", "utf8")) as {
 
 /**
  * Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database, with the
- * node flags `npm start` uses; BENCH_NODE_ARGS replaces them (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or "none").
+ * node flags and malloc arenas `npm start` uses; BENCH_NODE_ARGS replaces the flags (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`, or "none"), MALLOC_ARENA_MAX the arenas.
  */
 export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
   spawn("node", [...nodeArgs(), "packages/server/dist/mailroom.mjs", command], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
+    env: { MALLOC_ARENA_MAX: "2", ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", process.env["BENCH_STDOUT"] ? "inherit" : "ignore", "inherit"]
   })
 

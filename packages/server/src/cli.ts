@@ -76,11 +76,12 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
   })
 
-/** The settings in effect, in one log line without secrets, then node's version and heap settings. */
+/** The settings in effect, in one log line without secrets, then node's version, heap settings and malloc arenas. */
 const logConfiguration = (config: ServerConfig) =>
   Effect.zipRight(
     Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`),
-    Effect.logInfo(`Node ${process.version}, heap settings: ${process.execArgv.filter((flag) => flag.startsWith("--")).join(" ") || "node's defaults"}`)
+    Effect.logInfo(`Node ${process.version}, heap settings: ${process.execArgv.filter((flag) => flag.startsWith("--")).join(" ") || "node's defaults"}, ` +
+      `malloc arenas: ${process.env["MALLOC_ARENA_MAX"] ?? "glibc's default"}`)
   )
 
 /** The environment's configuration with its DKIM keys and feedback checks; a bad value fails naming its variable. */

@@ -35,6 +35,7 @@ describe("container image", () => {
     const entrypoint = ["node", ...flags.split(" "), "packages/server/dist/mailroom.mjs"]
     // the container runs node with the heap settings `npm start` uses
     expect(dockerfile).toContain(`ENTRYPOINT ${JSON.stringify(entrypoint).replaceAll(",", ", ")}\n`)
+    expect(dockerfile).toMatch(/^ENV MALLOC_ARENA_MAX=2$/m)
     expect(dockerfile).toMatch(/^CMD \["serve"\]$/m)
   })
 

@@ -17,7 +17,7 @@ afterAll(() => clone.remove())
 const npmStartThenSignal = async (signal: NodeJS.Signals) => {
   const port = await freePort()
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), API_TOKEN: "npm-start-token" }
-  for (const key of ["DATABASE_URL", "SMTP_URL", "OUTBOX_DIR", "HOST", "APP_URL", "WORKERS"]) delete env[key]
+  for (const key of ["DATABASE_URL", "SMTP_URL", "OUTBOX_DIR", "HOST", "APP_URL", "WORKERS", "MALLOC_ARENA_MAX"]) delete env[key]
   const npm = spawn("npm", ["start"], { cwd: clone.dir, env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -30,8 +30,8 @@ const npmStartThenSignal = async (signal: NodeJS.Signals) => {
     const answer = await fetch(`http://127.0.0.1:${port}/api/email-lists`, { headers: { authorization: "Bearer npm-start-token" } })
     expect(answer.status).toBe(200)
     expect(output).toMatch(/docs http:\/\/127\.0\.0\.1:\d+\/docs/)
-    // node runs with the heap settings of package.json's config.node_flags (README, "Memory")
-    expect(output).toContain(`heap settings: ${nodeFlags}`)
+    // node runs with the heap settings of package.json's config.node_flags and two malloc arenas (README, "Memory")
+    expect(output).toContain(`heap settings: ${nodeFlags}, malloc arenas: 2`)
     npm.kill(signal)
     expect(await exited, output).toBe(0)
     await waitUntil(() => portIsFree(port), 10_000)

@@ -156,15 +156,21 @@ export const clientTokens = async (port: number, count: number): Promise<Array<s
   return tokens
 }
 
-/** Peak resident memory (VmHWM) of a running process in MB, from /proc (0 where /proc is missing). */
-export const peakRssMb = (pid: number | undefined): number => {
+/** A memory figure (`VmHWM`, `VmRSS`, …) of a running process in MB, from /proc (0 where /proc is missing). */
+const statusMb = (pid: number | undefined, field: string): number => {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8")
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024
   } catch {
     return 0
   }
 }
+
+/** Peak resident memory (VmHWM) of a running process in MB, from /proc (0 where /proc is missing). */
+export const peakRssMb = (pid: number | undefined): number => statusMb(pid, "VmHWM")
+
+/** Resident memory now (VmRSS) of a running process in MB, from /proc (0 where /proc is missing). */
+export const rssMb = (pid: number | undefined): number => statusMb(pid, "VmRSS")
 
 /** Stops a server started by startServer and waits until it has exited (a graceful stop takes ~2 s; SIGKILL after 15). */
 export const stopServer = async (child: ChildProcess): Promise<void> => {

@@ -3,15 +3,12 @@
  * answering the few requests that see it up, then left alone; its resident memory (VmRSS from /proc) every 15 s from 10 to
  * 85 s after start, and its peak (VmHWM). Usage: npm run bench:idle [-- --seconds 85]
  */
-import { readFileSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
-import { arg, closeClient, machine, peakRssMb, startServer, stopServer } from "../lib.js"
+import { arg, closeClient, machine, peakRssMb, rssMb, startServer, stopServer } from "../lib.js"
 
 const SECONDS = arg("seconds", 85)
 const SQLITE_FILE = "./bench/idle/data/idle.db"
-
-/** Resident memory of a process in MB (VmRSS). */
-const rssMb = (pid: number | undefined) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024
 
 rmSync("bench/idle/data", { recursive: true, force: true })
 const started = performance.now()

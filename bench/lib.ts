@@ -113,8 +113,11 @@ export const bareHttpLimit = async (options: { readonly seconds: number; readonl
 export const bareHttpRow = (r: LoadResult): string =>
   `| (bare node:http, no Mailroom) | GET / | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`
 
+/** What `npm start` and `npm run mailroom` run node with (package.json `config`). */
+const CONFIG = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { node_flags: string; malloc_arena_max: string } }).config
+
 /** The node flags `npm start` and `npm run mailroom` use (package.json `config.node_flags`). */
-export const NODE_FLAGS = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { node_flags: string } }).config.node_flags
+export const NODE_FLAGS = CONFIG.node_flags
 
 /**
  * Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database, with the
@@ -123,7 +126,7 @@ export const NODE_FLAGS = (JSON.parse(readFileSync("package.json", "utf8")) as {
  */
 export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
   spawn("node", [...nodeArgs(), "packages/server/dist/mailroom.mjs", command], {
-    env: { MALLOC_ARENA_MAX: "2", ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
+    env: { MALLOC_ARENA_MAX: CONFIG.malloc_arena_max, ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", process.env["BENCH_STDOUT"] ? "inherit" : "ignore", "inherit"]
   })
 

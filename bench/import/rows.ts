@@ -10,16 +10,16 @@ export const HEADER = "email,first_name,last_name,tags,company,city"
 export const emailOf = (i: number, sorted: boolean): string =>
   sorted ? `user${i}@example.com` : `${(Math.imul(i, 2654435761) >>> 0).toString(36)}.${i}@example.com`
 
-/** Row i (from 1) as the importer reads it. */
-export const rowOf = (i: number, sorted: boolean) => ({
-  email: emailOf(i, sorted),
-  firstName: `First${i}`,
-  lastName: `Last${i}`,
-  tags: TAGS[i % TAGS.length]!.split(/[;|,]/).filter((tag) => tag !== ""),
-  company: `Company ${i % 1000}`,
-  city: `City ${i % 97}`
-})
+/** Row i's fields in the CSV's column order. */
+const fieldsOf = (i: number, sorted: boolean) =>
+  [emailOf(i, sorted), `First${i}`, `Last${i}`, TAGS[i % TAGS.length]!, `Company ${i % 1000}`, `City ${i % 97}`] as const
 
-/** Row i's CSV line. */
+/** Row i (from 1) as the importer reads it. */
+export const rowOf = (i: number, sorted: boolean) => {
+  const [email, firstName, lastName, tags, company, city] = fieldsOf(i, sorted)
+  return { email, firstName, lastName, tags: tags.split(/[;|,]/).filter((tag) => tag !== ""), company, city }
+}
+
+/** Row i's CSV line (the tags quoted, since one pattern holds a comma). */
 export const csvLine = (i: number, sorted: boolean): string =>
-  `${emailOf(i, sorted)},First${i},Last${i},"${TAGS[i % TAGS.length]}",Company ${i % 1000},City ${i % 97}\n`
+  `${fieldsOf(i, sorted).map((field, column) => (column === 3 ? `"${field}"` : field)).join(",")}\n`

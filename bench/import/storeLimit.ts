@@ -12,6 +12,8 @@ import { rmSync } from "node:fs"
 import { finished } from "node:stream/promises"
 import Database from "better-sqlite3"
 import { parse } from "csv-parse/sync"
+import { CSV_PARSE_OPTIONS } from "@mailroom/csv"
+import { copyField } from "@mailroom/postgres"
 import Pg from "pg"
 import { from as copyFrom } from "pg-copy-streams"
 import { rowOf } from "./rows.js"
@@ -77,7 +79,7 @@ export const parseLimit = (parts: ReadonlyArray<string>, count: number): Promise
   rate(count, () => {
     let rows = 0
     for (const part of parts) {
-      rows += (parse(part, { bom: true, relax_column_count: true, relax_quotes: true, skip_records_with_error: true }) as Array<unknown>).length
+      rows += (parse(part, { ...CSV_PARSE_OPTIONS }) as Array<unknown>).length
     }
     if (rows < count) throw new Error(`csv-parse read ${rows} rows of ${count}`)
   })
@@ -128,10 +130,6 @@ export const sqliteLimit = (schemaFile: string, file: string, count: number, bat
     for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true })
   })
 }
-
-/** A value in COPY's text format (the search key holds newlines). */
-const copyField = (value: string | number | null) =>
-  value === null ? "\\N" : String(value).replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]!)
 
 /** COPY text of rows. */
 const copyText = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>) => rows.map((row) => row.map(copyField).join("\t")).join("\n") + "\n"

@@ -1,6 +1,9 @@
 import { CsvParser, type CsvRow } from "@mailroom/core"
-import { Parser } from "csv-parse"
+import { type Options, Parser } from "csv-parse"
 import { Layer } from "effect"
+
+/** csv-parse's options for an import: a BOM is skipped, rows may have any number of fields, stray quotes are text, a bad row is skipped. */
+export const CSV_PARSE_OPTIONS: Readonly<Options> = { bom: true, relax_column_count: true, relax_quotes: true, skip_records_with_error: true }
 
 const countNewlines = (fields: ReadonlyArray<string>): number => {
   let count = 0
@@ -20,7 +23,7 @@ export const CsvParseReader: Layer.Layer<CsvParser> = Layer.succeed(
   CsvParser,
   CsvParser.of({
     reader: () => {
-      const parser = new Parser({ bom: true, relax_column_count: true, relax_quotes: true, skip_records_with_error: true })
+      const parser = new Parser({ ...CSV_PARSE_OPTIONS })
       const skipped: Array<{ readonly atRecord: number; readonly line: number; readonly reason: string }> = []
       parser.on("skip", (error: Error & { lines?: number }) =>
         skipped.push({ atRecord: parser.info.records, line: error.lines ?? 0, reason: error.message }))

@@ -31,11 +31,13 @@ describe("container image", () => {
     expect(dockerfile).toMatch(/^COPY --from=build /m)
     expect(dockerfile).toMatch(/^USER node$/m)
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m)
-    const flags = (JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { config: { node_flags: string } }).config.node_flags
+    const config = (JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { config: { node_flags: string; malloc_arena_max: string } }).config
+    const flags = config.node_flags
     const entrypoint = ["node", ...flags.split(" "), "packages/server/dist/mailroom.mjs"]
     // the container runs node with the heap settings `npm start` uses
     expect(dockerfile).toContain(`ENTRYPOINT ${JSON.stringify(entrypoint).replaceAll(",", ", ")}\n`)
-    expect(dockerfile).toMatch(/^ENV MALLOC_ARENA_MAX=2$/m)
+    // and the malloc arenas `npm start` sets
+    expect(dockerfile).toMatch(new RegExp(`^ENV MALLOC_ARENA_MAX=${config.malloc_arena_max}$`, "m"))
     expect(dockerfile).toMatch(/^CMD \["serve"\]$/m)
   })
 

@@ -13,7 +13,7 @@ const SPECIALS = /[\\\t\n\r]/g
 const ESCAPED: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" }
 
 /** A value in COPY's text format: `\N` for null, backslash, tab, newline and carriage return escaped. */
-const field = (value: CopyValue): string => {
+export const copyField = (value: CopyValue): string => {
   if (value === null) return "\\N"
   if (typeof value === "number") return String(value)
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPED[c]!) : value
@@ -27,7 +27,7 @@ const writeCopyText = (stream: NodeJS.WritableStream, rows: Rows<ReadonlyArray<C
   let text = ""
   for (let r = 0; r < rows.length; r++) {
     const row = rows.row(r)
-    for (let i = 0; i < row.length; i++) text += (i === 0 ? "" : "\t") + field(row[i]!)
+    for (let i = 0; i < row.length; i++) text += (i === 0 ? "" : "\t") + copyField(row[i]!)
     text += "\n"
     if (text.length >= CHUNK) {
       stream.write(text)

@@ -6,16 +6,19 @@
  *    counted) and how far deliveries trail the mails;
  * 3. the dispatcher's capacity: with the server stopped, one `mail.sent` event per send of that campaign is added to
  *    the outbox (a backlog, as after an outage of the receiver's side of things); the server is started and the rate
- *    at which the backlog reaches the receiver is measured.
+ *    at which the backlog reaches the receiver is measured. Beside it, the receiver's capacity: as many deliveries from
+ *    a bare client with no Mailroom in it (bench/webhooks/receiverCapacity.ts), measured while the server is stopped.
  * Usage: npm run bench:webhooks [-- --stores sqlite --campaign 100000]
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
+import { WebhookOptions } from "@mailroom/core"
 import Database from "better-sqlite3"
 import { arg, call, closeClient, machine, PG_URL, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { html as newsletter } from "../send/html.js"
 import { seedPostgres, seedSqlite, statusCounts } from "../subscribers/seed.js"
+import { receiverCapacity } from "./receiverCapacity.js"
 
 const CAMPAIGN = arg("campaign", 100_000)
 const SMTP_PORT = 2637
@@ -23,6 +26,8 @@ const STATUS_PORT = 2638
 const RECEIVER_PORT = 2639
 const SQLITE_FILE = "./bench/webhooks/data/bench.db"
 const PORT = 3991
+/** Deliveries in flight at most, as Mailroom's dispatcher sends them by default: its loops times each one's requests. */
+const DISPATCH_CONCURRENCY = WebhookOptions.defaultValue().loops * WebhookOptions.defaultValue().concurrency
 const env = { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, APP_URL: "https://mail.example.com" }
 
 const json = async (url: string, method = "GET") => {
@@ -109,7 +114,9 @@ try {
     const live = await receiver()
     await stopServer(run.server)
 
-    // 3. a backlog of as many events, delivered from a standing start
+    // 3. a backlog of as many events, delivered from a standing start, beside what a bare client gets through
+    await receiver("reset", "POST")
+    const capacity = await receiverCapacity(RECEIVER_PORT, { count: hooked.mails, concurrency: DISPATCH_CONCURRENCY })
     backlog(store)
     await receiver("reset", "POST")
     const started = Date.now()
@@ -122,7 +129,7 @@ try {
     const drained = await receiver()
     const row = `| ${store} | ${hooked.mails} | ${plain.rate.toFixed(0)} | ${hooked.rate.toFixed(0)} (${((hooked.rate / plain.rate - 1) * 100).toFixed(1)}%) | ` +
       `${live.distinct} / ${live.duplicates} | ${(live.lastAt - hooked.endWall).toFixed(0)} | ` +
-      `${(drained.distinct / ((drained.lastAt - drained.firstAt) / 1000)).toFixed(0)} | ${((drained.lastAt - started) / 1000).toFixed(1)} | ${drained.duplicates} |`
+      `${(drained.distinct / ((drained.lastAt - drained.firstAt) / 1000)).toFixed(0)} | ${((drained.lastAt - started) / 1000).toFixed(1)} | ${drained.duplicates} | ${capacity.toFixed(0)} |`
     console.log(row)
     rows.push(row)
   }
@@ -132,7 +139,8 @@ try {
   closeClient()
 }
 
-console.log(`\n${machine()}; \`serve\` with its default settings (workers inside), loopback SMTP sink and webhook receiver in their own processes.`)
-console.log("| store | mails | campaign mails/s without webhooks | with a mail.sent webhook (change) | events delivered / duplicates | last delivery after the last mail, ms | backlog deliveries/s | backlog of that many from server start, s | backlog duplicates |")
-console.log("|---|---|---|---|---|---|---|---|---|")
+console.log(`\n${machine()}; \`serve\` with its default settings (workers inside), loopback SMTP sink and webhook receiver in their own processes; ` +
+  `the receiver's capacity is as many deliveries from a bare node:http client, ${DISPATCH_CONCURRENCY} in flight, with no Mailroom (bench/webhooks/receiverCapacity.ts).`)
+console.log("| store | mails | campaign mails/s without webhooks | with a mail.sent webhook (change) | events delivered / duplicates | last delivery after the last mail, ms | backlog deliveries/s | backlog of that many from server start, s | backlog duplicates | receiver's capacity, deliveries/s |")
+console.log("|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)

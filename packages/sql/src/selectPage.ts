@@ -1,6 +1,7 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { CollectionQuery, Page, SortKey } from "@mailroom/core"
-import { Effect, Schema } from "effect"
+import { Effect, type Schema } from "effect"
+import { rowsDecoder } from "./rowsDecoder.js"
 
 /** How one collection sorts and filters in SQL: a SQL expression per sort key, a condition per filter. */
 export interface SqlCollection<S extends string, F extends string> {
@@ -72,5 +73,5 @@ export const selectPage = <S extends string, F extends string, A, I>(
     ]
     const order = orderClause(collection.sorts, collection.nullable ?? [], query.sort)
     const { rows, total } = yield* selectRows(sql, sql`${sql(collection.table)}`, conditions, order, query)
-    return { items: yield* Schema.decodeUnknown(Schema.Array(Row))(rows), total }
+    return { items: yield* rowsDecoder(Row)(rows), total }
   }).pipe(Effect.orDie)

@@ -92,7 +92,7 @@ const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
 /**
  * A SqlClient on a SQLite file with two connections. Every transaction and every write runs on the writing
  * connection, as with @effect/sql-sqlite-node alone; a SELECT outside a transaction runs on a second, read-only
- * connection, which in WAL mode reads the last committed state without waiting, so a request's read no longer queues
+ * connection (taken once: no scope or lock per read, 40 % of a read's cost, bench/HISTORY.md), which in WAL mode reads the last committed state without waiting, so a request's read no longer queues
  * behind a transaction another fiber holds open (an import batch, a send's claim). It sees what it would have seen
  * after waiting, minus rows not yet committed. Statements let waiting requests in once the thread has been busy for 10 ms
  * (`timeSliced`), so they are answered between a long transaction's statements, and writers take the writing
@@ -106,10 +106,12 @@ export const sqliteReadWriteClient = (
     if (options.filename === ":memory:") return Context.make(SqliteClient.SqliteClient, writer).pipe(Context.add(SqlClient.SqlClient, writer))
     const reader = yield* SqliteClient.make({ ...options, readonly: true, disableWAL: true })
     for (const pragma of READER_PRAGMAS) yield* reader.unsafe(pragma)
+    // reads run whole on the thread (the driver is synchronous), so the reading connection is taken once, for good
+    const reading = yield* reader.reserve
     const yielding = timeSliced()
     const writing = Effect.zipRight(fifoLock(), writer.reserve)
     const on = <A>(sql: string, run: (connection: Connection) => Effect.Effect<A, SqlError>) =>
-      Effect.scoped(Effect.flatMap(onlyReads(sql) ? reader.reserve : writing, run))
+      onlyReads(sql) ? run(reading) : Effect.scoped(Effect.flatMap(writing, run))
     const routed: Connection = yielding({
       execute: (sql, params, transformRows) => on(sql, (c) => c.execute(sql, params, transformRows)),
       executeRaw: (sql, params) => on(sql, (c) => c.executeRaw(sql, params)),

@@ -1,7 +1,7 @@
 /**
  * The SQLite client pair: a SELECT outside a transaction is answered from the last committed state while another
- * fiber holds a write transaction open, writes and transactions keep one writing connection, connection settings go
- * to the writer, and `:memory:` works on its single connection.
+ * fiber holds a write transaction open, concurrent reads each get their own rows, writes and transactions keep one
+ * writing connection, connection settings go to the writer, and `:memory:` works on its single connection.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -129,6 +129,18 @@ describe("sqliteReadWriteClient", () => {
         return yield* count
       }))
       expect(seen).toBe(1)
+    }).pipe(Effect.provide(onFile())))
+
+  it.live("many fibers reading at once on the one reading connection each get their own rows", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* createItems
+      yield* sql`INSERT INTO items (name) SELECT 'item ' || value FROM json_each(${JSON.stringify(Array.from({ length: 200 }, (_, i) => i + 1))})`
+      const byId = (id: number) =>
+        sql<{ name: string }>`SELECT name FROM items WHERE id = ${id}`.pipe(Effect.map((rows) => rows.map((row) => row.name)))
+      const ids = Array.from({ length: 200 }, (_, i) => i + 1)
+      const names = yield* Effect.forEach(ids, (id) => Effect.zipRight(Effect.yieldNow(), byId(id)), { concurrency: "unbounded" })
+      expect(names).toEqual(ids.map((id) => [`item ${id}`]))
     }).pipe(Effect.provide(onFile())))
 
   it.live("connection settings go to the writing connection", () =>

@@ -58,12 +58,14 @@ export const SqlSubscriberRepository = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const decodeRows = Schema.decodeUnknown(Schema.Array(SubscriberRow))
+    const decodeTagNames = Schema.decodeUnknown(Schema.Array(TagName))
+    const decodeTagRefs = Schema.decodeUnknown(Schema.Array(TagRef))
     const encodeAttributes = Schema.encode(Schema.parseJson(ExtraAttributes))
 
     const withTags = (rows: ReadonlyArray<SubscriberRow>) =>
       Effect.gen(function*() {
         if (rows.length === 0) return []
-        const names = yield* Schema.decodeUnknown(Schema.Array(TagName))(
+        const names = yield* decodeTagNames(
           yield* sql`SELECT st.subscriber_id, t.name FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id
                      WHERE st.subscriber_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY t.name_key, t.name`
         )
@@ -85,7 +87,7 @@ export const SqlSubscriberRepository = Layer.effect(
       } WHERE id = ${emailListId}`
     /** The tag ids of `RETURNING tag_id` rows. */
     const tagIdsOf = (rows: ReadonlyArray<unknown>) =>
-      Effect.map(Schema.decodeUnknown(Schema.Array(TagRef))(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
+      Effect.map(decodeTagRefs(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
 
     /** Moves the tags' counts by the links removed and added. */
     const countTags = (removed: ReadonlyArray<number>, added: ReadonlyArray<number>) => {

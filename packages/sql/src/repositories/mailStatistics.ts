@@ -1,6 +1,7 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import { BounceType, type TrackingRepository } from "@mailroom/core"
 import { Effect, Schema } from "effect"
+import { rowsDecoder } from "../rowsDecoder.js"
 import { containsPattern, orderClause } from "../selectPage.js"
 
 const OpenRow = Schema.Struct({
@@ -67,7 +68,7 @@ export const mailStatistics = <Id extends number>(sql: SqlClient.SqlClient, tabl
             LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
         sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${source} ${where}`
       ])
-      return { items: yield* Schema.decodeUnknown(Schema.Array(Row))(rows), total: Number(counted[0]?.total ?? 0) }
+      return { items: yield* rowsDecoder(Row)(rows), total: Number(counted[0]?.total ?? 0) }
     }).pipe(Effect.orDie)
   const search = (value: string | undefined, column: string) =>
     value === undefined ? [] : [sql`lower(${sql.literal(column)}) LIKE ${containsPattern(value)} ESCAPE '\\'`]

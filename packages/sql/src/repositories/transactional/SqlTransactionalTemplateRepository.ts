@@ -9,6 +9,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../../columns.js"
 import { deleteById } from "../../deleteById.js"
 import { nameKey } from "../../nameKey.js"
+import { rowsDecoder } from "../../rowsDecoder.js"
 import { containsPattern, selectPage } from "../../selectPage.js"
 
 const Recipients = Schema.NullOr(Schema.parseJson(Schema.Array(Schema.String)))
@@ -76,7 +77,7 @@ export const SqlTransactionalTemplateRepository = Layer.effect(
                     WHERE bm.template_id = m.template_id) AS INTEGER) AS bounce_count
           FROM transactional_mails m JOIN sends s ON s.transactional_mail_id = m.id
           WHERE m.template_id IN ${sql.in(ids)} GROUP BY m.template_id`
-        const decoded = yield* Schema.decodeUnknown(Schema.Array(StatisticsRow))(rows)
+        const decoded = yield* rowsDecoder(StatisticsRow)(rows)
         return new Map(decoded.map(({ templateId, ...statistics }): [number, TransactionalTemplateStatistics] => [templateId, statistics]))
       })
 

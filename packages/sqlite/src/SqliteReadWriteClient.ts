@@ -92,11 +92,12 @@ const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
 /**
  * A SqlClient on a SQLite file with two connections. Every transaction and every write runs on the writing
  * connection, as with @effect/sql-sqlite-node alone; a SELECT outside a transaction runs on a second, read-only
- * connection (taken once: no scope or lock per read, 40 % of a read's cost, bench/HISTORY.md), which in WAL mode reads the last committed state without waiting, so a request's read no longer queues
+ * connection, which in WAL mode reads the last committed state without waiting, so a request's read no longer queues
  * behind a transaction another fiber holds open (an import batch, a send's claim). It sees what it would have seen
- * after waiting, minus rows not yet committed. Statements let waiting requests in once the thread has been busy for 10 ms
- * (`timeSliced`), so they are answered between a long transaction's statements, and writers take the writing
- * connection in the order they asked for it (`fifoLock`). `:memory:` keeps one connection.
+ * after waiting, minus rows not yet committed. That connection is taken once, for the client's life: a scope and a
+ * lock per read were 40 % of a read's cost (bench/HISTORY.md). Statements let waiting requests in once the thread has
+ * been busy for 10 ms (`timeSliced`), so they are answered between a long transaction's statements, and writers take
+ * the writing connection in the order they asked for it (`fifoLock`). `:memory:` keeps one connection.
  */
 export const sqliteReadWriteClient = (
   options: SqliteReadWriteOptions

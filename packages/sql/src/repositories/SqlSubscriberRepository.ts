@@ -28,6 +28,16 @@ const SubscriberRow = Schema.Struct({
 }).omit("tags")
 type SubscriberRow = typeof SubscriberRow.Type
 
+/**
+ * A page's row: the subscriber, its tag names (a JSON array; Postgres' driver parses it, SQLite's returns its text) and,
+ * when the list's counters answer the criteria, their total.
+ */
+const PageRow = Schema.Struct({
+  ...SubscriberRow.fields,
+  tagNames: Schema.Union(Schema.Array(Schema.String), Schema.parseJson(Schema.Array(Schema.String))),
+  listTotal: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
+})
+
 const TagName = Schema.Struct({ subscriberId: SubscriberId, name: Schema.String })
 const TagRef = Schema.Struct({ tagId: TagId })
 
@@ -58,6 +68,10 @@ export const SqlSubscriberRepository = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const decodeRows = Schema.decodeUnknown(Schema.Array(SubscriberRow))
+    const decodePage = Schema.decodeUnknown(Schema.Array(PageRow))
+    /** The row's tag names in tag order, as a JSON array (SQLite's json_group_array, Postgres' json_agg). */
+    const tagNamesColumn = sql.literal(`COALESCE((SELECT ${sql.onDialectOrElse({ pg: () => "json_agg", orElse: () => "json_group_array" })}(t.name ORDER BY t.name_key, t.name)
+      FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = subscribers.id), '[]')`)
     const decodeTagNames = Schema.decodeUnknown(Schema.Array(TagName))
     const decodeTagRefs = Schema.decodeUnknown(Schema.Array(TagRef))
     const encodeAttributes = Schema.encode(Schema.parseJson(ExtraAttributes))
@@ -213,33 +227,42 @@ export const SqlSubscriberRepository = Layer.effect(
           Effect.map((rows) => rows.map((row) => row.tagId)),
           Effect.orDie
         ),
+      // one statement: the page's rows with their tags and, where the list's counters answer it, the total
       page: (query) =>
         Effect.gen(function*() {
           const where = subscriberConditions(sql, query.criteria)
           const order = orderClause(sorts, ["subscribed_at", "unsubscribed_at", "first_name", "last_name"], query.sort)
           const offset = (query.page - 1) * query.perPage
-          const [rows, total] = yield* Effect.all([
-            sql`SELECT * FROM subscribers WHERE ${where} ORDER BY ${sql.literal(order)}
-                LIMIT ${query.perPage} OFFSET ${offset}`,
-            countOf(sql, query.criteria)
-          ])
-          return { items: yield* withTags(yield* decodeRows(rows)), total }
+          const counted = listCounter(query.criteria)
+          const total = counted === null
+            ? sql``
+            : sql`, (SELECT ${sql.literal(counted)} FROM email_lists WHERE id = ${query.criteria.emailListId}) AS list_total`
+          const rows = yield* decodePage(yield* sql`SELECT subscribers.*, ${tagNamesColumn} AS tag_names ${total}
+            FROM subscribers WHERE ${where} ORDER BY ${sql.literal(order)} LIMIT ${query.perPage} OFFSET ${offset}`)
+          return {
+            items: rows.map(({ listTotal: _, tagNames, ...row }) => new Subscriber({ ...row, tags: tagNames }, true)),
+            total: rows[0]?.listTotal ?? (yield* countOf(sql, query.criteria))
+          }
         }).pipe(Effect.orDie),
       count: (criteria) => countOf(sql, criteria).pipe(Effect.orDie)
     })
   })
 )
 
+/** The `email_lists` expression that counts the criteria's subscribers, when its counters can (whole list, one status). */
+const listCounter = (criteria: SubscriberCriteria): string | null => {
+  const { emailListId: _, status, ...rest } = criteria
+  if (Object.keys(rest).length > 0) return null
+  return status === undefined ? "active_subscribers_count + unconfirmed_count + unsubscribed_count" : counter[status]
+}
+
 /** The number of matching subscribers; the list's maintained counters answer whole-list and per-status counts. */
 const countOf = (sql: SqlClient.SqlClient, criteria: SubscriberCriteria) =>
   Effect.gen(function*() {
-    const { emailListId, status, ...rest } = criteria
-    if (Object.keys(rest).length === 0) {
-      const column = status === undefined
-        ? "active_subscribers_count + unconfirmed_count + unsubscribed_count"
-        : counter[status]
-      const rows = yield* sql<{ readonly total: number }>`SELECT ${sql.literal(column)} AS total
-                                                          FROM email_lists WHERE id = ${emailListId}`
+    const counted = listCounter(criteria)
+    if (counted !== null) {
+      const rows = yield* sql<{ readonly total: number }>`SELECT ${sql.literal(counted)} AS total
+                                                          FROM email_lists WHERE id = ${criteria.emailListId}`
       return Number(rows[0]?.total ?? 0)
     }
     const rows = yield* sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM subscribers

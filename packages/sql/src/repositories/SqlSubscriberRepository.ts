@@ -237,8 +237,11 @@ export const SqlSubscriberRepository = Layer.effect(
           const total = counted === null
             ? sql``
             : sql`, (SELECT ${sql.literal(counted)} FROM email_lists WHERE id = ${query.criteria.emailListId}) AS list_total`
+          // the tags are read for the page's rows only (Postgres would compute them for every row OFFSET skips)
           const rows = yield* decodePage(yield* sql`SELECT subscribers.*, ${tagNamesColumn} AS tag_names ${total}
-            FROM subscribers WHERE ${where} ORDER BY ${sql.literal(order)} LIMIT ${query.perPage} OFFSET ${offset}`)
+            FROM (SELECT * FROM subscribers WHERE ${where} ORDER BY ${sql.literal(order)} LIMIT ${query.perPage} OFFSET ${offset})
+              AS subscribers
+            ORDER BY ${sql.literal(order)}`)
           return {
             items: rows.map(({ listTotal: _, tagNames, ...row }) => new Subscriber({ ...row, tags: tagNames }, true)),
             total: rows[0]?.listTotal ?? (yield* countOf(sql, query.criteria))

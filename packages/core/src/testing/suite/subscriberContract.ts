@@ -179,6 +179,13 @@ export const subscriberContract = (makeStorage: MakeStorage) =>
         expect(Option.getOrThrow(yield* repo.findById(saved.id)).tags).toEqual(["Alpha", "beta", "gamma"])
         expect([...(yield* repo.tagIds(saved.id))].sort((a, b) => a - b)).toEqual([beta!, alpha!, gamma!])
         expect((yield* page({ emailListId: one })).items[0]?.tags).toEqual(["Alpha", "beta", "gamma"])
+        // a later page carries each of its subscribers' own tags, and no one else's
+        const other = yield* subscribe(one, { email: "other@example.com" })
+        yield* repo.addTags(other.id, [beta!])
+        const byEmail = (found: { readonly items: ReadonlyArray<{ readonly email: string; readonly tags: ReadonlyArray<string> }> }) =>
+          found.items.map((item) => [item.email, item.tags])
+        expect(byEmail(yield* page({ emailListId: one }, { sort: "email", perPage: 1, page: 2 }))).toEqual([[saved.email, ["Alpha", "beta", "gamma"]]])
+        expect(byEmail(yield* page({ emailListId: one }, { sort: "email", perPage: 1, page: 1 }))).toEqual([["other@example.com", ["beta"]]])
         yield* repo.removeTags(saved.id, [beta!, 999 as TagId])
         expect(Option.getOrThrow(yield* repo.findByUuid(saved.uuid)).tags).toEqual(["Alpha", "gamma"])
         yield* repo.removeTags(saved.id, [alpha!, gamma!])

@@ -28,17 +28,17 @@ const SubscriberRow = Schema.Struct({
 }).omit("tags")
 type SubscriberRow = typeof SubscriberRow.Type
 
-/**
- * A page's row: the subscriber, its tag names (a JSON array; Postgres' driver parses it, SQLite's returns its text) and,
- * when the list's counters answer the criteria, their total.
- */
+/** A subscriber's tag names as a JSON array: Postgres' driver parses it, SQLite's returns its text. */
+const TagNames = Schema.Union(Schema.Array(Schema.String), Schema.parseJson(Schema.Array(Schema.String)))
+
+/** A page's row: the subscriber, its tag names and, when the list's counters answer the criteria, their total. */
 const PageRow = Schema.Struct({
   ...SubscriberRow.fields,
-  tagNames: Schema.Union(Schema.Array(Schema.String), Schema.parseJson(Schema.Array(Schema.String))),
+  tagNames: TagNames,
   listTotal: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
 })
 
-const TagName = Schema.Struct({ subscriberId: SubscriberId, name: Schema.String })
+const TagsOf = Schema.Struct({ id: SubscriberId, tagNames: TagNames })
 const TagRef = Schema.Struct({ tagId: TagId })
 
 
@@ -72,20 +72,18 @@ export const SqlSubscriberRepository = Layer.effect(
     /** The row's tag names in tag order, as a JSON array (SQLite's json_group_array, Postgres' json_agg). */
     const tagNamesColumn = sql.literal(`COALESCE((SELECT ${sql.onDialectOrElse({ pg: () => "json_agg", orElse: () => "json_group_array" })}(t.name ORDER BY t.name_key, t.name)
       FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = subscribers.id), '[]')`)
-    const decodeTagNames = Schema.decodeUnknown(Schema.Array(TagName))
+    const decodeTagsOf = Schema.decodeUnknown(Schema.Array(TagsOf))
     const decodeTagRefs = Schema.decodeUnknown(Schema.Array(TagRef))
     const encodeAttributes = Schema.encode(Schema.parseJson(ExtraAttributes))
 
     const withTags = (rows: ReadonlyArray<SubscriberRow>) =>
       Effect.gen(function*() {
         if (rows.length === 0) return []
-        const names = yield* decodeTagNames(
-          yield* sql`SELECT st.subscriber_id, t.name FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id
-                     WHERE st.subscriber_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY t.name_key, t.name`
+        const tagged = yield* decodeTagsOf(
+          yield* sql`SELECT id, ${tagNamesColumn} AS tag_names FROM subscribers WHERE id IN ${sql.in(rows.map((row) => row.id))}`
         )
-        return rows.map((row) =>
-          new Subscriber({ ...row, tags: names.filter((n) => n.subscriberId === row.id).map((n) => n.name) }, true)
-        )
+        const tagsById = new Map(tagged.map(({ id, tagNames }) => [id, tagNames]))
+        return rows.map((row) => new Subscriber({ ...row, tags: tagsById.get(row.id) ?? [] }, true))
       })
     const one = (rows: ReadonlyArray<unknown>) =>
       Effect.flatMap(decodeRows(rows), withTags).pipe(Effect.map((found) => Option.fromNullable(found[0])))

@@ -2,7 +2,7 @@ import type { SqlClient, Statement } from "@effect/sql"
 import { BounceType, type TrackingRepository } from "@mailroom/core"
 import { Effect, Schema } from "effect"
 import { rowsDecoder } from "../rowsDecoder.js"
-import { containsPattern, orderClause } from "../selectPage.js"
+import { containsPattern, orderClause, selectRows } from "../selectPage.js"
 
 const OpenRow = Schema.Struct({
   subscriberId: Schema.Number,
@@ -62,13 +62,8 @@ export const mailStatistics = <Id extends number>(sql: SqlClient.SqlClient, tabl
     Row: Schema.Schema<A, I>
   ) =>
     Effect.gen(function*() {
-      const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
-      const [rows, counted] = yield* Effect.all([
-        sql`SELECT * FROM ${source} ${where} ORDER BY ${sql.literal(orderClause(sorts, [], query.sort))}
-            LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}`,
-        sql<{ readonly total: number }>`SELECT CAST(count(*) AS INTEGER) AS total FROM ${source} ${where}`
-      ])
-      return { items: yield* rowsDecoder(Row)(rows), total: Number(counted[0]?.total ?? 0) }
+      const { rows, total } = yield* selectRows(sql, source, conditions, orderClause(sorts, [], query.sort), query)
+      return { items: yield* rowsDecoder(Row)(rows), total }
     }).pipe(Effect.orDie)
   const search = (value: string | undefined, column: string) =>
     value === undefined ? [] : [sql`lower(${sql.literal(column)}) LIKE ${containsPattern(value)} ESCAPE '\\'`]

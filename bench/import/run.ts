@@ -8,6 +8,7 @@
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
+import { ImportOptions } from "@mailroom/core"
 import { arg, call, closeClient, machine, peakRssMb, percentile, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { csvLine, HEADER } from "./rows.js"
 import { parseLimit, postgresLimit, sqliteLimit } from "./storeLimit.js"
@@ -16,7 +17,7 @@ const COUNT = arg("count", 1_000_000)
 const PART_BYTES = arg("part-mb", 8) * 1_000_000
 const SQLITE_FILE = "./bench/import/data/bench.db"
 /** Rows per import transaction: the server's (IMPORT_BATCH_ROWS reaches it through the environment; 0 is the default). */
-const BATCH = Number(process.env["IMPORT_BATCH_ROWS"] || 10_000)
+const BATCH = Number(process.env["IMPORT_BATCH_ROWS"]) || ImportOptions.defaultValue().batchSize
 const SORTED = process.argv.includes("--sorted")
 
 /** The CSV in parts of about PART_BYTES, each ending at a line break. */

@@ -1,6 +1,10 @@
+import { afterAll } from "@effect/vitest"
 import { StorageSuite } from "@mailroom/core/storage-suite"
-import { PostgresIsolatedStorage } from "@mailroom/postgres"
+import { sharedSchemaStorage } from "./sharedSchemaStorage.js"
 
 const url = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 
-StorageSuite("postgres", () => PostgresIsolatedStorage(url))
+const stores = sharedSchemaStorage(url)
+afterAll(stores.drop)
+
+StorageSuite("postgres", stores.storage)

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { postgresClient, withSearchPath } from "@mailroom/postgres"
+import { postgresClient, randomSchemaName, withSearchPath } from "@mailroom/postgres"
 import { Effect, Exit, Layer } from "effect"
 
 const url = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -8,7 +8,7 @@ const url = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 /** A one-connection client in a fresh schema (dropped afterwards), so every statement runs in the same session. */
 const inSchema = <A, E>(preparedStatements: boolean, body: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
   Effect.gen(function*() {
-    const schema = `mailroom_prep_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`
+    const schema = randomSchemaName("mailroom_prep")
     const admin = yield* SqlClient.SqlClient.pipe(Effect.provide(yield* Layer.build(postgresClient({ url, maxConnections: 1 }))))
     yield* Effect.acquireRelease(admin.unsafe(`CREATE SCHEMA ${schema}`), () => Effect.orDie(admin.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
     const client = postgresClient({ url: withSearchPath(url, schema), maxConnections: 1, preparedStatements })

@@ -1,14 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import type { Storage } from "@mailroom/core"
-import { postgresClient, PostgresStorage, type PostgresStorageOptions, withSearchPath } from "@mailroom/postgres"
+import {
+  PostgresStorage,
+  type PostgresStorageOptions,
+  randomSchemaName,
+  withOneConnection,
+  withSearchPath
+} from "@mailroom/postgres"
 import { Effect, Layer } from "effect"
-
-/** Runs `use` with a one-connection client on `url` (statements unprepared, so one string may hold several), closed afterwards. */
-const withClient = <A>(url: string, use: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.scoped(
-    Effect.flatMap(Layer.build(postgresClient({ url, maxConnections: 1, preparedStatements: false })), (context) =>
-      Effect.orDie(Effect.flatMap(Effect.provide(SqlClient.SqlClient, context), use)))
-  )
 
 /** The tables of `schema` but the migrations' own, each after every table whose foreign keys point at it. */
 const tablesChildrenFirst = (sql: SqlClient.SqlClient, schema: string) =>
@@ -43,15 +42,15 @@ export const sharedSchemaStorage = (
   url: string,
   store: (options: PostgresStorageOptions) => Layer.Layer<Storage | SqlClient.SqlClient> = PostgresStorage
 ) => {
-  const schema = `mailroom_test_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
+  const schema = randomSchemaName()
   const inSchema = withSearchPath(url, schema)
   let emptying: Promise<string> | undefined
   /** Creates and migrates the schema once; the statements that empty it. */
   const prepare = () =>
     emptying ??= Effect.runPromise(Effect.gen(function*() {
-      yield* withClient(url, (sql) => sql.unsafe(`CREATE SCHEMA ${schema}`))
+      yield* withOneConnection(url, (sql) => sql.unsafe(`CREATE SCHEMA ${schema}`))
       yield* Effect.scoped(Layer.build(store({ url: inSchema, maxConnections: 1 })))
-      return yield* withClient(inSchema, (sql) =>
+      return yield* withOneConnection(inSchema, (sql) =>
         Effect.gen(function*() {
           const tables = yield* tablesChildrenFirst(sql, schema)
           const sequences = yield* sql<{ readonly sequencename: string }>`
@@ -65,10 +64,10 @@ export const sharedSchemaStorage = (
   const storage = (): Layer.Layer<Storage | SqlClient.SqlClient> =>
     Layer.unwrapEffect(
       Effect.promise(prepare).pipe(
-        Effect.flatMap((statements) => withClient(inSchema, (sql) => sql.unsafe(statements))),
+        Effect.flatMap((statements) => withOneConnection(inSchema, (sql) => sql.unsafe(statements))),
         Effect.as(store({ url: inSchema, maxConnections: 4 }))
       )
     )
-  const drop = () => Effect.runPromise(withClient(url, (sql) => sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)))
+  const drop = () => Effect.runPromise(withOneConnection(url, (sql) => sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)))
   return { storage, drop }
 }

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { postgresClient, withSearchPath } from "@mailroom/postgres"
+import { postgresClient, randomSchemaName, withSearchPath } from "@mailroom/postgres"
 import { Effect, ManagedRuntime } from "effect"
 
 /** The Postgres the tests use. */
@@ -19,7 +19,7 @@ export interface PostgresSchema {
 
 /** Creates a schema named `<prefix>_<16 hex digits>` on PG_URL. */
 export const postgresSchema = async (prefix: string): Promise<PostgresSchema> => {
-  const schema = `${prefix}_${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
+  const schema = randomSchemaName(prefix)
   const db = ManagedRuntime.make(postgresClient({ url: PG_URL, maxConnections: 2 }))
   const query = <A extends object = Record<string, unknown>>(statement: string) =>
     db.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)))

@@ -97,6 +97,40 @@ describe("events and webhooks (embedded)", () => {
       expect(seen).toEqual(["subscriber.created"])
     }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
 
+  it.effect("a sender loop held by an endpoint that never answers leaves the other loops delivering to the rest", () =>
+    Effect.gen(function*() {
+      const delivered: Array<string> = []
+      // the slow endpoint never answers (its transport's timeout is not in play here); the fast one answers at once
+      const transport = Layer.succeed(WebhookTransport, WebhookTransport.of({
+        post: (request) =>
+          request.url.includes("slow")
+            ? Effect.never
+            : Effect.sync(() => {
+              delivered.push(request.messageId)
+              return { _tag: "Answered", status: 200, body: "", durationMs: 1 } as const
+            })
+      }))
+      yield* Effect.gen(function*() {
+        const webhooks = yield* Webhooks
+        const dispatcher = yield* WebhookDispatcher
+        const sender = yield* WebhookSender
+        for (const url of ["https://slow.example.com/in", "https://fast.example.com/in"]) {
+          yield* webhooks.create(yield* Schema.decodeUnknown(WebhookInput)({ url, events: ["subscriber.created"] }))
+        }
+        yield* subscribe("dora@example.com")
+        yield* dispatcher.drain
+        yield* Effect.forkScoped(sender.run)
+        yield* TestClock.adjust("1 second")
+        // the first claim took both deliveries; the slow one holds that loop, whose group is not recorded
+        expect(delivered).toHaveLength(1)
+        yield* subscribe("erin@example.com")
+        yield* dispatcher.drain
+        yield* TestClock.adjust("3 seconds")
+        expect(delivered).toHaveLength(2)
+        expect(new Set(delivered).size).toBe(2)
+      }).pipe(Effect.provide(stack(transport)))
+    }).pipe(Effect.scoped))
+
   it.effect("retries on the schedule and disables a webhook whose deliveries failed for 3 days; a success clears the state", () =>
     Effect.gen(function*() {
       const transport = yield* scripted

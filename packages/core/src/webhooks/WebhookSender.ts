@@ -49,6 +49,15 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     const options = yield* WebhookOptions
     const mailSending = yield* makeMailSendingProbe
     const outage = makeOutage("Recording webhook deliveries")
+    /** Open while a loop is sending: only then do the other loops poll, so an idle sender makes one loop's claims. */
+    const othersPoll = yield* Effect.makeLatch(false)
+    let sending = 0
+    const whileSending = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+      Effect.acquireUseRelease(
+        Effect.suspend(() => (++sending === 1 ? othersPoll.open : Effect.void)),
+        () => self,
+        () => Effect.suspend(() => (--sending === 0 ? othersPoll.close : Effect.void))
+      )
 
     /** Notes each webhook's health: a success clears its failing state; failing for 3 days disables it. */
     const noteHealth = (
@@ -132,14 +141,20 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
       if (claimed.length === 0) return 0
       const size = Math.max(1, options.recordGroup)
       const groups = Array.from({ length: Math.ceil(claimed.length / size) }, (_, i) => claimed.slice(i * size, (i + 1) * size))
-      yield* Effect.forEach(groups, sendGroup, { concurrency: "unbounded", discard: true })
+      yield* whileSending(Effect.forEach(groups, sendGroup, { concurrency: "unbounded", discard: true }))
       return throttled ? Duration.millis(100) : claimed.length
     })
 
-    /** Sends until interrupted: several loops, each polling when there is nothing due. */
+    /**
+     * Sends until interrupted: several loops, so that a slow endpoint holds one loop's claims and not the others. The
+     * first polls when there is nothing due; the others poll only while some loop is sending (a backlog, or a loop held
+     * by a slow endpoint), and otherwise wait without polling or answering the nudge of every commit.
+     */
     const run: Effect.Effect<never> = Effect.raceAll(
-      Array.from({ length: Math.max(1, options.loops) }, (_, loop) =>
-        pollForever("Webhook sender", step(`webhooks-${newUuid()}`, loop), options.pollInterval, SLOWEST_IDLE_POLL))
+      Array.from({ length: Math.max(1, options.loops) }, (_, loop) => {
+        const claim = step(`webhooks-${newUuid()}`, loop)
+        return pollForever("Webhook sender", loop === 0 ? claim : Effect.zipRight(othersPoll.await, claim), options.pollInterval, SLOWEST_IDLE_POLL)
+      })
     )
 
     /** Sends every delivery due now (tests and tools). */

@@ -13,6 +13,7 @@ import {
   MailroomWebhooks,
   SubscriberInput,
   Subscribers,
+  WebhookDeliveryRepository,
   WebhookDispatcher,
   WebhookInput,
   WebhookPayloads,
@@ -96,6 +97,32 @@ describe("events and webhooks (embedded)", () => {
       // two subscribers were created; only the one after the consumer became interested was handled
       expect(seen).toEqual(["subscriber.created"])
     }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
+
+  it.effect("an idle sender polls with one of its loops: a minute with nothing due makes one loop's claims, not four", () =>
+    Effect.gen(function*() {
+      let claims = 0
+      const counted = Layer.effect(
+        WebhookDeliveryRepository,
+        Effect.map(WebhookDeliveryRepository, (repository) => ({
+          ...repository,
+          claim: (options: Parameters<typeof repository.claim>[0]) => Effect.suspend(() => (claims++, repository.claim(options)))
+        }))
+      ).pipe(Layer.provideMerge(MemoryStorage))
+      const idle = Layer.merge(Mailroom, MailroomWebhooks).pipe(
+        Layer.provide(payloads),
+        Layer.provide(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))),
+        Layer.provideMerge(MemoryMailer),
+        Layer.provide(counted),
+        Layer.provide(noCsv)
+      )
+      yield* Effect.gen(function*() {
+        yield* Effect.forkScoped((yield* WebhookSender).run)
+        yield* TestClock.adjust("1 minute")
+      }).pipe(Effect.provide(idle))
+      // one loop backing off from 100 ms to a poll every 2 s claims ~33 times a minute; four loops made ~130
+      expect(claims).toBeGreaterThan(20)
+      expect(claims).toBeLessThan(45)
+    }).pipe(Effect.scoped))
 
   it.effect("a sender loop held by an endpoint that never answers leaves the other loops delivering to the rest", () =>
     Effect.gen(function*() {

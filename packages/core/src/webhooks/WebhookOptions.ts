@@ -7,7 +7,7 @@ export class WebhookOptions extends Context.Reference<WebhookOptions>()("@mailro
     concurrency: 64,
     /** Deliveries recorded together as soon as they are all answered (smaller: fewer repeats after a crash). */
     recordGroup: 32,
-    /** Independent sender loops per process (a slow endpoint holds one loop's claims, not the others). */
+    /** Sender loops per process (a slow endpoint holds one loop's claims, not the others; only one polls when idle). */
     loops: 4,
     /** How long a claim stays reserved: longer than a request's timeout; after a crash deliveries wait this long. */
     lease: Duration.seconds(30),

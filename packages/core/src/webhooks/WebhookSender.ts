@@ -52,11 +52,17 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     /** Open while a loop is sending: only then do the other loops poll, so an idle sender makes one loop's claims. */
     const othersPoll = yield* Effect.makeLatch(false)
     let sending = 0
+    // each count and its latch change in one step: no other loop's change can run between them
     const whileSending = <A, E, R>(self: Effect.Effect<A, E, R>) =>
       Effect.acquireUseRelease(
-        Effect.suspend(() => (++sending === 1 ? othersPoll.open : Effect.void)),
+        Effect.sync(() => {
+          if (++sending === 1) othersPoll.unsafeOpen()
+        }),
         () => self,
-        () => Effect.suspend(() => (--sending === 0 ? othersPoll.close : Effect.void))
+        () =>
+          Effect.sync(() => {
+            if (--sending === 0) othersPoll.unsafeClose()
+          })
       )
 
     /** Notes each webhook's health: a success clears its failing state; failing for 3 days disables it. */

@@ -48,14 +48,21 @@ const scripted = Effect.gen(function*() {
   return { sent, script, layer }
 })
 
-const stack = (transport: Layer.Layer<WebhookTransport>) =>
+/** The embedded stack over `storage` (the in-memory store by default). */
+const stack = (
+  transport: Layer.Layer<WebhookTransport>,
+  storage: Layer.Layer<Layer.Layer.Success<typeof MemoryStorage>> = MemoryStorage
+) =>
   Layer.merge(Mailroom, MailroomWebhooks).pipe(
     Layer.provide(payloads),
     Layer.provide(transport),
     Layer.provideMerge(MemoryMailer),
-    Layer.provide(MemoryStorage),
+    Layer.provide(storage),
     Layer.provide(noCsv)
   )
+
+/** A transport for tests that send nothing. */
+const unusedTransport = Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))
 
 const subscribe = (email: string) =>
   Effect.gen(function*() {
@@ -79,7 +86,7 @@ describe("events and webhooks (embedded)", () => {
       yield* consumers.drain("audit", handler, { start: "beginning" })
       yield* consumers.drain("audit", handler, { start: "beginning" })
       expect(seen.map((e) => e.type)).toEqual(["subscriber.created"])
-    }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
+    }).pipe(Effect.provide(stack(unusedTransport))))
 
   it.effect("a consumer with nothing to do moves past the events recorded so far without handling them; later ones it handles", () =>
     Effect.gen(function*() {
@@ -96,7 +103,7 @@ describe("events and webhooks (embedded)", () => {
       yield* consumers.drain("skipper", handler, options)
       // two subscribers were created; only the one after the consumer became interested was handled
       expect(seen).toEqual(["subscriber.created"])
-    }).pipe(Effect.provide(stack(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))))))
+    }).pipe(Effect.provide(stack(unusedTransport))))
 
   it.effect("an idle sender polls with one of its loops: a minute with nothing due makes one loop's claims, not four", () =>
     Effect.gen(function*() {
@@ -108,17 +115,10 @@ describe("events and webhooks (embedded)", () => {
           claim: (options: Parameters<typeof repository.claim>[0]) => Effect.suspend(() => (claims++, repository.claim(options)))
         }))
       ).pipe(Layer.provideMerge(MemoryStorage))
-      const idle = Layer.merge(Mailroom, MailroomWebhooks).pipe(
-        Layer.provide(payloads),
-        Layer.provide(Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))),
-        Layer.provideMerge(MemoryMailer),
-        Layer.provide(counted),
-        Layer.provide(noCsv)
-      )
       yield* Effect.gen(function*() {
         yield* Effect.forkScoped((yield* WebhookSender).run)
         yield* TestClock.adjust("1 minute")
-      }).pipe(Effect.provide(idle))
+      }).pipe(Effect.provide(stack(unusedTransport, counted)))
       // one loop backing off from 100 ms to a poll every 2 s claims ~33 times a minute; four loops made ~130
       expect(claims).toBeGreaterThan(20)
       expect(claims).toBeLessThan(45)

@@ -11,7 +11,7 @@ import { SubscriberImportRepository } from "../../ports/SubscriberImportReposito
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
 import { Transactor } from "../../ports/Transactor.js"
 import { campaignFixtures } from "./campaignFixtures.js"
-import { at, type MakeStorage } from "./fixtures.js"
+import { aSubscriber, at, type MakeStorage } from "./fixtures.js"
 import { importFixtures } from "./importFixtures.js"
 import { changesOf } from "./subscriberFixtures.js"
 
@@ -46,6 +46,7 @@ export const eventsContract = (makeStorage: MakeStorage) =>
         const repo = yield* SubscriberRepository
         const list = yield* aList
         const ada = yield* subscribe(list, { email: "ada@example.com", subscribedAt: null })
+        expect(Option.isNone(yield* repo.insert(aSubscriber(list, { email: "ada@example.com", createdAt: at(5) })))).toBe(true)
         const saved = Option.getOrThrow(yield* repo.update(ada, { ...changesOf(ada), subscribedAt: at(10), updatedAt: at(10) }))
         const gone = Option.getOrThrow(yield* repo.update(saved, { ...changesOf(saved), unsubscribedAt: at(20), updatedAt: at(20) }))
         const back = Option.getOrThrow(yield* repo.update(gone, { ...changesOf(gone), unsubscribedAt: null, updatedAt: at(30) }))
@@ -69,6 +70,7 @@ export const eventsContract = (makeStorage: MakeStorage) =>
         ])
         expect(events.every((event) => event.emailListId === list)).toBe(true)
         expect(events[0]!.data).toEqual({ status: "unconfirmed" })
+        expect(events[0]!.occurredAt).toEqual(ada.createdAt)
         expect(events[1]!.occurredAt).toEqual(at(10))
         expect(events.at(-1)!.data).toMatchObject({ uuid: ada.uuid, email: "ada@example.com", status: "subscribed" })
         expect(new Set(events.map((event) => event.id)).size).toBe(events.length)

@@ -25,7 +25,7 @@ import {
   WebhookUpdateInput
 } from "@mailroom/core"
 import { MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
-import { Chunk, Effect, Fiber, Layer, Ref, Schema, Stream, TestClock } from "effect"
+import { Chunk, Duration, Effect, Fiber, Layer, Ref, Schema, Stream, TestClock } from "effect"
 
 const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const payloads = Layer.succeed(WebhookPayloads, WebhookPayloads.of({
@@ -96,7 +96,8 @@ describe("events and webhooks (embedded)", () => {
       const handler = (events: ReadonlyArray<DomainEvent>) => Effect.sync(() => seen.push(...events.map((e) => e.type)))
       const options = { start: "beginning" as const, interested: Ref.get(interested) }
       yield* subscribe("ann@example.com")
-      expect(yield* consumers.step("skipper", handler, options)).toBe(0)
+      // not interested: it moves past the event and asks again in a second, whatever commits meanwhile
+      expect(yield* consumers.step("skipper", handler, options)).toEqual(Duration.seconds(1))
       yield* Ref.set(interested, true)
       expect(yield* consumers.step("skipper", handler, options)).toBe(0)
       yield* subscribe("bob@example.com")
@@ -104,6 +105,22 @@ describe("events and webhooks (embedded)", () => {
       // two subscribers were created; only the one after the consumer became interested was handled
       expect(seen).toEqual(["subscriber.created"])
     }).pipe(Effect.provide(stack(unusedTransport))))
+
+  it.effect("a consumer with nothing to do looks once a second, not after every commit", () =>
+    Effect.gen(function*() {
+      const consumers = yield* EventConsumers
+      let looks = 0
+      const interested = Effect.sync(() => (looks++, false))
+      yield* Effect.forkScoped(consumers.run("idler", () => Effect.void, { interested }))
+      yield* TestClock.adjust("10 millis")
+      for (let i = 0; i < 20; i++) {
+        yield* subscribe(`u${i}@example.com`)
+        yield* TestClock.adjust("50 millis")
+      }
+      // two steps in the second of 20 commits (each step asks twice); woken by every commit it took ten
+      expect(looks).toBeGreaterThanOrEqual(2)
+      expect(looks).toBeLessThanOrEqual(6)
+    }).pipe(Effect.scoped, Effect.provide(stack(unusedTransport))))
 
   it.effect("an idle sender polls with one of its loops: a minute with nothing due makes one loop's claims, not four", () =>
     Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { Chunk, Duration, Effect, Option, Stream } from "effect"
+import { Chunk, Clock, Duration, Effect, Option, Stream } from "effect"
 import { Transactor } from "../ports/Transactor.js"
 import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import type { DomainEvent } from "./DomainEvent.js"
@@ -20,14 +20,15 @@ export interface ConsumerOptions {
    */
   readonly interested?: Effect.Effect<boolean>
   /**
-   * How long a consumer that is not interested waits before it asks again (default 1 s), commits or no commits: every
-   * commit woke it, and its look (8 statements on Postgres) cost a busy server more than its own writes' tenth.
+   * How often, at most, a consumer that is not interested moves past the recorded events (default 1 s); between those
+   * times it only asks `interested`, outside any transaction. Each move is a transaction (8 statements on Postgres)
+   * whose commit wakes the other workers, and every commit of a busy server woke it.
    */
-  readonly uninterestedWait?: Duration.DurationInput
+  readonly uninterestedMove?: Duration.DurationInput
 }
 
-/** The default `uninterestedWait`. */
-const UNINTERESTED_WAIT = Duration.seconds(1)
+/** The default `uninterestedMove`. */
+const UNINTERESTED_MOVE = Duration.seconds(1)
 
 /** Handles a batch of events; runs in the transaction that saves the consumer's position. */
 export type EventHandler<E, R> = (events: ReadonlyArray<DomainEvent>) => Effect.Effect<void, E, R>
@@ -43,24 +44,31 @@ export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/
     const outbox = yield* EventOutbox
     const { withTransaction } = yield* Transactor
 
-    /**
-     * Handles the next batch of the consumer's events; how many (0: none waiting, or another worker holds it), or, when
-     * it is not interested, how long to wait before the next step.
-     */
+    /** When each consumer that was not interested last moved past the recorded events (ms). */
+    const moved = new Map<string, number>()
+
+    /** Handles the next batch of the consumer's events; how many (0: none waiting, or another worker holds it). */
     const step = Effect.fn("EventConsumers.step")(function*<E, R>(
       consumer: string,
       handler: EventHandler<E, R>,
       options: ConsumerOptions = {}
     ) {
+      const idle = options.interested !== undefined && !(yield* options.interested)
+      if (idle) {
+        const at = yield* Clock.currentTimeMillis
+        const last = moved.get(consumer)
+        if (last !== undefined && at - last < Duration.toMillis(options.uninterestedMove ?? UNINTERESTED_MOVE)) return 0
+        moved.set(consumer, at)
+      }
       return yield* withTransaction(Effect.gen(function*() {
-        if (options.interested !== undefined && !(yield* options.interested)) {
+        if (idle) {
           // asked again after reading the end, so an event recorded after a webhook or automation appeared is never
           // skipped; a consumer with something to do reads no end at all
           const end = yield* outbox.end
-          if (!(yield* options.interested)) {
+          if (!(yield* options.interested!)) {
             const held = yield* outbox.claim(consumer, { limit: 0, start: options.start ?? "end" })
             if (Option.isSome(held) && isBefore(held.value.next, end)) yield* outbox.advance(consumer, end)
-            return Duration.decode(options.uninterestedWait ?? UNINTERESTED_WAIT)
+            return 0
           }
         }
         const batch = yield* outbox.claim(consumer, { limit: options.batchSize ?? 500, start: options.start ?? "end" })
@@ -83,10 +91,7 @@ export class EventConsumers extends Effect.Service<EventConsumers>()("@mailroom/
 
     /** Handles every event waiting for the consumer now (tests and tools). */
     const drain = <E, R>(consumer: string, handler: EventHandler<E, R>, options: ConsumerOptions = {}) =>
-      Effect.iterate(1 as number | Duration.Duration, {
-        while: (handled) => typeof handled === "number" && handled > 0,
-        body: () => step(consumer, handler, options)
-      }).pipe(Effect.asVoid)
+      Effect.iterate(1, { while: (handled) => handled > 0, body: () => step(consumer, handler, options) }).pipe(Effect.asVoid)
 
     /**
      * A live stream of events from now on (or from the first one), read as they commit; not durable: a new stream

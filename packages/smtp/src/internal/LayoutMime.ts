@@ -39,7 +39,8 @@ export interface LayoutMimeOptions extends MimeOptions {
 
 /**
  * One mail of a prepared layout: its headers, and both bodies with its values encoded into the holes, dot-stuffed
- * unless `dotStuff` is false (for BDAT). The pieces are joined as one string and written once into a pooled buffer.
+ * unless `dotStuff` is false (for BDAT). The pieces are written one after another into a pooled buffer: joining them
+ * first made V8 flatten a ~45 KB string per mail, a third of everything a campaign's send allocated.
  */
 export const buildLayoutMime = (prepared: PreparedLayout, mail: LayoutMail, options: LayoutMimeOptions = {}): RawMail => {
   const dots = options.dotStuff !== false
@@ -47,18 +48,22 @@ export const buildLayoutMime = (prepared: PreparedLayout, mail: LayoutMail, opti
   const boundary = options.boundary ?? newBoundary()
   const { ascii, envelope, head, messageId } = mailHead(mail, boundary, options)
   const encoded: Array<string | undefined> = []
-  const body = (parts: PreparedBody): string => {
-    let out = ""
+  const pieces: Array<string> = [head, partHeaders(boundary, "plain", "quoted-printable")]
+  const body = (parts: PreparedBody) => {
     for (const part of parts) {
-      if (typeof part === "string") out += part
-      else out += encoded[part] ??= dots ? stuff(qpPiece(mail.values[part] ?? "")) : qpPiece(mail.values[part] ?? "")
+      pieces.push(typeof part === "string" ? part : encoded[part] ??= dots ? stuff(qpPiece(mail.values[part] ?? "")) : qpPiece(mail.values[part] ?? ""))
     }
-    return out
   }
   // the line break before each boundary belongs to the boundary: the body's last soft break ends the body's text
-  const raw = head + partHeaders(boundary, "plain", "quoted-printable") + body(bodies.text) +
-    `\r\n${partHeaders(boundary, "html", "quoted-printable")}` + body(bodies.html) + `\r\n--${boundary}--\r\n`
-  const bytes = messageBuffers.take(ascii ? raw.length : Buffer.byteLength(raw, "utf8"))
-  bytes.write(raw, 0, ascii ? "latin1" : "utf8")
+  body(bodies.text)
+  pieces.push(`\r\n${partHeaders(boundary, "html", "quoted-printable")}`)
+  body(bodies.html)
+  pieces.push(`\r\n--${boundary}--\r\n`)
+  const encoding = ascii ? "latin1" : "utf8"
+  let size = 0
+  for (const piece of pieces) size += ascii ? piece.length : Buffer.byteLength(piece, "utf8")
+  const bytes = messageBuffers.take(size)
+  let at = 0
+  for (const piece of pieces) at += bytes.write(piece, at, encoding)
   return { raw: bytes, dotStuffed: dots, pooled: true, messageId, envelope }
 }

@@ -26,7 +26,7 @@ import {
   WebhookUpdateInput
 } from "@mailroom/core"
 import { MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
-import { Chunk, Effect, Fiber, Layer, Ref, Schema, Stream, TestClock } from "effect"
+import { Chunk, type Context, Effect, Fiber, Layer, Ref, Schema, Stream, TestClock } from "effect"
 
 const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const payloads = Layer.succeed(WebhookPayloads, WebhookPayloads.of({
@@ -64,6 +64,16 @@ const stack = (
 
 /** A transport for tests that send nothing. */
 const unusedTransport = Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))
+
+/** The in-memory store with the `claim` of `tag`'s service counted: the layer, and the count so far. */
+const countingClaims = <I, S extends { readonly claim: (...args: ReadonlyArray<any>) => Effect.Effect<any, any, any> }>(tag: Context.Tag<I, S>) => {
+  let count = 0
+  const counted = Layer.effect(
+    tag,
+    Effect.map(tag, (service) => ({ ...service, claim: (...args: ReadonlyArray<any>) => Effect.suspend(() => (count++, service.claim(...args))) }))
+  ).pipe(Layer.provideMerge(MemoryStorage))
+  return { counted, claims: () => count }
+}
 
 const subscribe = (email: string) =>
   Effect.gen(function*() {
@@ -108,14 +118,7 @@ describe("events and webhooks (embedded)", () => {
 
   it.effect("a consumer with nothing to do moves past the events once a second however many commits, and handles them as soon as it has something to do", () =>
     Effect.gen(function*() {
-      let claims = 0
-      const counted = Layer.effect(
-        EventOutbox,
-        Effect.map(EventOutbox, (outbox) => ({
-          ...outbox,
-          claim: (...args: Parameters<typeof outbox.claim>) => Effect.suspend(() => (claims++, outbox.claim(...args)))
-        }))
-      ).pipe(Layer.provideMerge(MemoryStorage))
+      const { claims, counted } = countingClaims(EventOutbox)
       const interested = yield* Ref.make(false)
       const seen: Array<number | null> = []
       yield* Effect.gen(function*() {
@@ -128,8 +131,8 @@ describe("events and webhooks (embedded)", () => {
           yield* TestClock.adjust("50 millis")
         }
         // two moves in the second of 20 commits; woken by every commit it moved ten times
-        expect(claims).toBeGreaterThanOrEqual(1)
-        expect(claims).toBeLessThanOrEqual(3)
+        expect(claims()).toBeGreaterThanOrEqual(1)
+        expect(claims()).toBeLessThanOrEqual(3)
         yield* Ref.set(interested, true)
         const late = yield* subscribe("late@example.com")
         yield* TestClock.adjust("10 millis")
@@ -139,21 +142,14 @@ describe("events and webhooks (embedded)", () => {
 
   it.effect("an idle sender polls with one of its loops: a minute with nothing due makes one loop's claims, not four", () =>
     Effect.gen(function*() {
-      let claims = 0
-      const counted = Layer.effect(
-        WebhookDeliveryRepository,
-        Effect.map(WebhookDeliveryRepository, (repository) => ({
-          ...repository,
-          claim: (options: Parameters<typeof repository.claim>[0]) => Effect.suspend(() => (claims++, repository.claim(options)))
-        }))
-      ).pipe(Layer.provideMerge(MemoryStorage))
+      const { claims, counted } = countingClaims(WebhookDeliveryRepository)
       yield* Effect.gen(function*() {
         yield* Effect.forkScoped((yield* WebhookSender).run)
         yield* TestClock.adjust("1 minute")
       }).pipe(Effect.provide(stack(unusedTransport, counted)))
       // one loop backing off from 100 ms to a poll every 2 s claims ~33 times a minute; four loops made ~130
-      expect(claims).toBeGreaterThan(20)
-      expect(claims).toBeLessThan(45)
+      expect(claims()).toBeGreaterThan(20)
+      expect(claims()).toBeLessThan(45)
     }).pipe(Effect.scoped))
 
   it.effect("a sender loop held by an endpoint that never answers leaves the other loops delivering to the rest", () =>

@@ -61,7 +61,7 @@ export const buildLayoutMime = (prepared: PreparedLayout, mail: LayoutMail, opti
   pieces.push(`\r\n--${boundary}--\r\n`)
   const encoding = ascii ? "latin1" : "utf8"
   let size = 0
-  for (const piece of pieces) size += ascii ? piece.length : Buffer.byteLength(piece, "utf8")
+  for (const piece of pieces) size += Buffer.byteLength(piece, encoding)
   const bytes = messageBuffers.take(size)
   let at = 0
   for (const piece of pieces) at += bytes.write(piece, at, encoding)

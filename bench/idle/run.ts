@@ -1,13 +1,17 @@
 /**
  * Idle benchmark: the server as `npm start` runs it (its node flags, workers inside) on a fresh SQLite database,
  * answering the few requests that see it up, then left alone; its resident memory (VmRSS from /proc) every 15 s from 10 to
- * 85 s after start, and its peak (VmHWM). Usage: npm run bench:idle [-- --seconds 85]
+ * 85 s after start, then every minute to 10 minutes (an idle heap collects its pollers' garbage only every few minutes),
+ * and its peak (VmHWM). Usage: npm run bench:idle [-- --seconds 600]
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import { arg, closeClient, machine, peakRssMb, rssMb, startServer, stopServer } from "../lib.js"
 
-const SECONDS = arg("seconds", 85)
+const SECONDS = arg("seconds", 600)
+
+/** When RSS is read, in seconds after start: every 15 s for the first 85, then every minute. */
+const MOMENTS = [10, 25, 40, 55, 70, 85, ...Array.from({ length: 20 }, (_, i) => 145 + 60 * i)].filter((at) => at <= SECONDS)
 const SQLITE_FILE = "./bench/idle/data/idle.db"
 
 rmSync("bench/idle/data", { recursive: true, force: true })
@@ -15,7 +19,7 @@ const started = performance.now()
 const server = await startServer(`sqlite:${SQLITE_FILE}`, 3930, { WORKERS: "true" })
 const readings: Array<[number, number]> = []
 try {
-  for (let at = 10; at <= SECONDS; at += 15) {
+  for (const at of MOMENTS) {
     await sleep(Math.max(0, started + at * 1000 - performance.now()))
     readings.push([at, rssMb(server.pid)])
   }

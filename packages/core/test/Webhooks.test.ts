@@ -140,6 +140,25 @@ describe("events and webhooks (embedded)", () => {
       }).pipe(Effect.provide(stack(unusedTransport, counted)))
     }).pipe(Effect.scoped))
 
+  it.effect("a consumer with nothing to do makes no move while nothing is recorded: an idle minute, no claim", () =>
+    Effect.gen(function*() {
+      const { claims, counted } = countingClaims(EventOutbox)
+      yield* Effect.gen(function*() {
+        const consumers = yield* EventConsumers
+        yield* Effect.forkScoped(consumers.run("idler", () => Effect.void, { interested: Effect.succeed(false) }))
+        yield* subscribe("ann@example.com")
+        yield* TestClock.adjust("3 seconds")
+        const afterTheCommit = claims()
+        expect(afterTheCommit).toBeGreaterThanOrEqual(1)
+        yield* TestClock.adjust("1 minute")
+        // it moved past ann's event once; a move a second with nothing new made ~30 more claims
+        expect(claims()).toBe(afterTheCommit)
+        yield* subscribe("bob@example.com")
+        yield* TestClock.adjust("3 seconds")
+        expect(claims()).toBe(afterTheCommit + 1)
+      }).pipe(Effect.provide(stack(unusedTransport, counted)))
+    }).pipe(Effect.scoped))
+
   it.effect("an idle sender polls with one of its loops: a minute with nothing due makes one loop's claims, not four", () =>
     Effect.gen(function*() {
       const { claims, counted } = countingClaims(WebhookDeliveryRepository)

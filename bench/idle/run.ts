@@ -11,7 +11,8 @@ import { arg, closeClient, machine, peakRssMb, rssMb, startServer, stopServer } 
 const SECONDS = arg("seconds", 600)
 
 /** When RSS is read, in seconds after start: every 15 s for the first 85, then every minute. */
-const MOMENTS = [10, 25, 40, 55, 70, 85, ...Array.from({ length: 20 }, (_, i) => 145 + 60 * i)].filter((at) => at <= SECONDS)
+const MOMENTS: Array<number> = []
+for (let at = 10; at <= SECONDS; at += at < 85 ? 15 : 60) MOMENTS.push(at)
 const SQLITE_FILE = "./bench/idle/data/idle.db"
 
 rmSync("bench/idle/data", { recursive: true, force: true })

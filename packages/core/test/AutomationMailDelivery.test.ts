@@ -8,7 +8,6 @@ import {
   AutomationMailInput,
   AutomationMailRepository,
   AutomationMails,
-  CsvParser,
   EmailListRepository,
   Mailroom,
   newUuid,
@@ -20,8 +19,8 @@ import {
 import { MemoryMailbox, MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
 import { Effect, Layer, Option, Schema } from "effect"
 import { anEmailList, aSubscriber, at } from "../src/testing/suite/fixtures.js"
+import { noCsv } from "./noCsv.js"
 
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const layer = Mailroom.pipe(Layer.provideMerge(MemoryMailer), Layer.provideMerge(MemoryStorage), Layer.provide(noCsv))
 
 /** A mail, a list with subscribers `emails`, and a queued send of the mail to each (one run each). */

@@ -6,7 +6,6 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   CampaignDelivery,
   CampaignRepository,
-  CsvParser,
   DeliveryOptions,
   EmailListRepository,
   type EmailListId,
@@ -24,6 +23,7 @@ import { MemoryStorage } from "@mailroom/core/testing"
 import { Duration, Effect, Layer, Logger, Option, TestClock } from "effect"
 import { aCampaign } from "../src/testing/suite/campaignFixtures.js"
 import { aSubscriber, anEmailList } from "../src/testing/suite/fixtures.js"
+import { noCsv } from "./noCsv.js"
 
 /** A transport that fails the addresses it is told to, the way it is told to, and counts every hand-over. */
 const scripted = (failures: (email: string) => MailFailure | null) => {
@@ -44,7 +44,6 @@ const scripted = (failures: (email: string) => MailFailure | null) => {
   return { handed, layer }
 }
 
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const options = Layer.effect(DeliveryOptions, Effect.map(DeliveryOptions, (d) => ({ ...d, concurrency: 4, batchSize: 10, recordLinger: Duration.zero })))
 
 /** A sending campaign to `emails` (all subscribed); its id. */

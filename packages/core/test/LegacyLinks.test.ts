@@ -6,7 +6,6 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   CampaignLinkRepository,
   CampaignRepository,
-  CsvParser,
   EmailListRepository,
   type EmailListId,
   Mailer,
@@ -21,13 +20,13 @@ import { MemoryStorage } from "@mailroom/core/testing"
 import { Effect, Layer } from "effect"
 import { aCampaign } from "../src/testing/suite/campaignFixtures.js"
 import { aSubscriber, anEmailList } from "../src/testing/suite/fixtures.js"
+import { noCsv } from "./noCsv.js"
 
 const UPGRADE = new Date("2026-06-01T00:00:00.000Z")
 
 const upgraded = Layer.effectDiscard(Effect.flatMap(SettingsRepository, (s) => s.getOrInit("url-purposes-since", UPGRADE.toISOString())))
   .pipe(Layer.provideMerge(MemoryStorage))
 const noMail = Layer.succeed(Mailer, Mailer.of({ send: () => Effect.void }))
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const layer = Mailroom.pipe(Layer.provideMerge(upgraded), Layer.provide(noMail), Layer.provide(noCsv))
 
 /** A sent mail to `email`, recorded as sent at `sentAt`; its send uuid and the id of its one tracked link. */

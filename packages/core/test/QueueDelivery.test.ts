@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  CsvParser,
   Mailroom,
   SendTransactionalMailInput,
   TransactionalDelivery,
@@ -13,6 +12,7 @@ import {
 } from "@mailroom/core"
 import { MemoryMailbox, MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
 import { Duration, Effect, Fiber, Layer, Option, Schema, TestClock } from "effect"
+import { noCsv } from "./noCsv.js"
 
 /** Test-clock times of the claims made so far. */
 const claims: Array<number> = []
@@ -27,7 +27,6 @@ const countingClaims = Layer.effect(
   }))
 ).pipe(Layer.provideMerge(MemoryStorage))
 
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const layer = Mailroom.pipe(Layer.provideMerge(MemoryMailer), Layer.provide(countingClaims), Layer.provide(noCsv))
 
 describe("QueueDelivery", () => {

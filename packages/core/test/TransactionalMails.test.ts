@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  CsvParser,
   EmailListInput,
   EmailLists,
   MailerNames,
@@ -21,8 +20,8 @@ import {
 } from "@mailroom/core"
 import { MemoryMailbox, MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
 import { Effect, Layer, Option, Schema } from "effect"
+import { noCsv } from "./noCsv.js"
 
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const layer = Mailroom.pipe(Layer.provideMerge(MemoryMailer), Layer.provide(MemoryStorage), Layer.provide(noCsv))
 const input = (body: Record<string, unknown>) => Schema.decodeUnknown(SendTransactionalMailInput)(body)
 

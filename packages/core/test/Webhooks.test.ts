@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  CsvParser,
   type DomainEvent,
   EmailListInput,
   EmailLists,
@@ -27,8 +26,8 @@ import {
 } from "@mailroom/core"
 import { MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
 import { Chunk, type Context, Effect, Fiber, Layer, Ref, Schema, Stream, TestClock } from "effect"
+import { noCsv } from "./noCsv.js"
 
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 const payloads = Layer.succeed(WebhookPayloads, WebhookPayloads.of({
   render: (events) => Effect.succeed(new Map(events.map((event) => [event.id, { subscriber_id: event.subscriberId }])))
 }))

@@ -1,1 +1,3 @@
 export * from "./CsvParseReader.js"
+export * from "./CsvThreadReader.js"
+export * from "./csvRecordReader.js"

@@ -21,7 +21,7 @@ import {
   AutomationOptions,
   WebhookSender
 } from "@mailroom/core"
-import { CsvParseReader } from "@mailroom/csv"
+import { CsvThreadReader } from "@mailroom/csv"
 import { WebhookPayloadsLive } from "@mailroom/http"
 import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import { LoggingLive } from "./logging.js"
@@ -98,7 +98,7 @@ export const MailroomFromConfig = (config: ServerConfig) =>
       }))
     )),
     Layer.provide(mailerFromConfig(config)),
-    Layer.provide(CsvParseReader),
+    Layer.provide(CsvThreadReader()),
     Layer.provide(NodeHmac),
     Layer.provide(NodeSha256),
     Layer.provideMerge(storageFromUrl(config.databaseUrl, { preparedStatements: config.pgPreparedStatements })),

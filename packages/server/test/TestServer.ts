@@ -33,7 +33,7 @@ import {
   WebhookDispatcher,
   WebhookSender
 } from "@mailroom/core"
-import { CsvParseReader } from "@mailroom/csv"
+import { CsvThreadReader } from "@mailroom/csv"
 import { MemoryMailbox, MemoryMailer } from "@mailroom/core/testing"
 import { type ClientLimits, HttpLive, WebhookPayloadsLive } from "@mailroom/http"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
@@ -213,7 +213,7 @@ export const TestServerLive = (store: Store, options: TestServerOptions = {}): L
       Layer.provide(NodeWebhookTransport(options.webhooks))
     )),
     Layer.provideMerge(options.mailer ?? MemoryMailer),
-    Layer.provide(CsvParseReader),
+    Layer.provide(CsvThreadReader()),
     Layer.provide(storage(store)),
     Layer.provide(Layer.succeed(AppUrl, APP_URL)),
     Layer.provide(MarkedRenderer),

@@ -71,7 +71,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
         yield* Effect.logWarning(`Subscriber import ${subscriberImport.id} failed: ${reason}`)
       })
 
-    /** Imports everything after `processedRows`; false when the header has no email column (the import failed). */
+    /** Imports everything after `processedRows`; false when the header has no email column (the import failed). The reader lives until it returns. */
     const importRows = (subscriberImport: SubscriberImport) =>
       Effect.gen(function*() {
         const rules: ImportRules = {
@@ -79,7 +79,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           subscribeUnsubscribed: subscriberImport.subscribeUnsubscribed,
           replaceTags: subscriberImport.replaceTags
         }
-        const reader = parser.reader()
+        const reader = yield* parser.reader
         let columns: ImportColumns | null = null
         let seen = 0
         let processed = subscriberImport.processedRows
@@ -183,18 +183,18 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
           for (const part of parts) {
             // parsed in slices, so that only a few thousand rows are held at once whatever the size of a part
             for (let at = 0; at < part.text.length; at += PARSE_SLICE) {
-              const problem = yield* takeAll(reader.push(part.text.slice(at, at + PARSE_SLICE)))
+              const problem = yield* takeAll(yield* reader.push(part.text.slice(at, at + PARSE_SLICE)))
               if (problem !== undefined) return yield* Effect.as(Effect.zipRight(settle, fail(subscriberImport, problem)), false)
             }
           }
           after = parts[parts.length - 1]!.seq
         }
-        const problem = (yield* takeAll(reader.end())) ?? (columns === null ? "The CSV is empty: it has no header row." : undefined)
+        const problem = (yield* takeAll(yield* reader.end)) ?? (columns === null ? "The CSV is empty: it has no header row." : undefined)
         if (problem !== undefined) return yield* Effect.as(Effect.zipRight(settle, fail(subscriberImport, problem)), false)
         yield* flush
         yield* settle
         return true
-      })
+      }).pipe(Effect.scoped)
 
     /** Runs one claimed import to its end (or until it is lost to deletion or another worker). */
     const runImport = (claimed: SubscriberImport) =>

@@ -29,20 +29,21 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
      * What is wrong with the CSV's header row, if anything: none when it is fine, or when the first line has not fully
      * arrived yet and more text may follow (`complete` false).
      */
-    const headerProblem = (texts: ReadonlyArray<string>, complete: boolean): Option.Option<string> => {
+    const headerProblem = (texts: ReadonlyArray<string>, complete: boolean): Effect.Effect<Option.Option<string>> => {
       let head = ""
       for (const text of texts) {
         head += text.slice(0, HEADER_PROBE - head.length)
         if (head.length >= HEADER_PROBE) break
       }
       const newline = head.indexOf("\n")
-      if (newline < 0 && !complete) return Option.none()
-      const reader = csv.reader()
-      const first = [...reader.push(newline < 0 ? head : head.slice(0, newline + 1)), ...reader.end()][0]
-      if (first === undefined) return Option.some("The CSV is empty: its first row must be a header with an email column.")
-      return first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
+      if (newline < 0 && !complete) return Effect.succeedNone
+      return Effect.scoped(Effect.gen(function*() {
+        const reader = yield* csv.reader
+        const first = [...yield* reader.push(newline < 0 ? head : head.slice(0, newline + 1)), ...yield* reader.end][0]
+        if (first === undefined) return Option.some("The CSV is empty: its first row must be a header with an email column.")
+        return first._tag === "Record" ? Either.getLeft(importColumns(first.fields)) : Option.some(first.reason)
+      }))
     }
-
 
     const listOf = (id: number) =>
       Effect.flatMap(Option.isSome(parseIntId(String(id))) ? lists.findById(id as EmailListId) : Effect.succeedNone, Option.match({
@@ -153,7 +154,7 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
           newline ||= text.includes("\n")
           return more()
         }))
-      const problem = headerProblem(texts, more())
+      const problem = yield* headerProblem(texts, more())
       if (Option.isSome(problem)) {
         yield* repo.delete(current.id)
         return yield* ValidationError.field("file", `No header row with an email column found: ${problem.value}`)

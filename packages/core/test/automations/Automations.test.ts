@@ -13,7 +13,6 @@ import {
   AutomationRunRepository,
   Automations,
   AutomationTriggers,
-  CsvParser,
   EmailListInput,
   EmailLists,
   Mailroom,
@@ -27,8 +26,8 @@ import {
 } from "@mailroom/core"
 import { MemoryMailbox, MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
 import { Effect, Layer, Ref, Schema, TestClock } from "effect"
+import { noCsv } from "../noCsv.js"
 
-const noCsv = Layer.succeed(CsvParser, CsvParser.of({ reader: () => ({ push: () => [], end: () => [] }) }))
 
 /** A webhook transport that records requests and answers with the statuses given, then 200. */
 class Hooks extends Effect.Service<Hooks>()("test/Hooks", {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
+  CampaignRepository,
   type DomainEvent,
   EmailListInput,
   EmailLists,
@@ -64,12 +65,15 @@ const stack = (
 /** A transport for tests that send nothing. */
 const unusedTransport = Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))
 
-/** The in-memory store with the `claim` of `tag`'s service counted: the layer, and the count so far. */
-const countingClaims = <I, S extends { readonly claim: (...args: ReadonlyArray<any>) => Effect.Effect<any, any, any> }>(tag: Context.Tag<I, S>) => {
+/** The in-memory store with the calls of `method` (`claim` unless named) of `tag`'s service counted: the layer, and the count so far. */
+const countingClaims = <I, S>(tag: Context.Tag<I, S>, method: keyof S & string = "claim" as keyof S & string) => {
   let count = 0
   const counted = Layer.effect(
     tag,
-    Effect.map(tag, (service) => ({ ...service, claim: (...args: ReadonlyArray<any>) => Effect.suspend(() => (count++, service.claim(...args))) }))
+    Effect.map(tag, (service) => {
+      const original = service[method] as (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown, unknown, unknown>
+      return { ...service, [method]: (...args: ReadonlyArray<unknown>) => Effect.suspend(() => (count++, original(...args))) }
+    })
   ).pipe(Layer.provideMerge(MemoryStorage))
   return { counted, claims: () => count }
 }
@@ -168,6 +172,19 @@ describe("events and webhooks (embedded)", () => {
       // one loop backing off from 100 ms to a poll every 2 s claims ~33 times a minute; four loops made ~130
       expect(claims()).toBeGreaterThan(20)
       expect(claims()).toBeLessThan(45)
+    }).pipe(Effect.scoped))
+
+  it.effect("the dispatcher and the sender share one look-up a second of whether a campaign is sending", () =>
+    Effect.gen(function*() {
+      const { claims: lookups, counted } = countingClaims(CampaignRepository, "withStatus")
+      yield* Effect.gen(function*() {
+        yield* Effect.forkScoped((yield* WebhookSender).run)
+        yield* Effect.forkScoped((yield* WebhookDispatcher).run)
+        for (let second = 0; second < 60; second++) yield* TestClock.adjust("1 second")
+      }).pipe(Effect.provide(stack(unusedTransport, counted)))
+      // each polls every 2 s once idle; with a look-up of their own each they made ~60 a minute
+      expect(lookups()).toBeGreaterThan(10)
+      expect(lookups()).toBeLessThanOrEqual(40)
     }).pipe(Effect.scoped))
 
   it.effect("a sender loop held by an endpoint that never answers leaves the other loops delivering to the rest", () =>

@@ -5,7 +5,7 @@ import { matchesSegmentRule, segmentRule, type SegmentRule } from "../domain/Seg
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "../usecases/now.js"
-import { pollForever } from "../usecases/pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import { WebhookTransport } from "../webhooks/WebhookTransport.js"
 import { indexTree, type TreeNode } from "./actionTree.js"
 import type { Automation } from "./Automation.js"
@@ -198,7 +198,8 @@ export class AutomationRunner extends Effect.Service<AutomationRunner>()("@mailr
       // after a busy step, a turn of the event loop: with a synchronous driver (SQLite) back-to-back steps would hold
       // off the process's delivery, requests and timers until every due position is done
       Effect.map(step(), (stepped) => (stepped > 0 ? Duration.zero : 0)),
-      options.pollInterval
+      options.pollInterval,
+      SLOWEST_IDLE_POLL
     )
 
     return { step, drain, run } as const

@@ -4,7 +4,7 @@ import type { DomainEvent } from "../events/DomainEvent.js"
 import { EventConsumers } from "../events/EventConsumers.js"
 import { Transactor } from "../ports/Transactor.js"
 import { now } from "../usecases/now.js"
-import { pollForever } from "../usecases/pollForever.js"
+import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import type { Automation } from "./Automation.js"
 import { AutomationEntry } from "./AutomationEntry.js"
 import { AutomationOptions } from "./AutomationOptions.js"
@@ -138,7 +138,7 @@ export class AutomationTriggers extends Effect.Service<AutomationTriggers>()("@m
     /** Consumes events and runs timed triggers forever. */
     const run = Effect.zipRight(
       Effect.fork(consumers.run(AUTOMATION_CONSUMER, handle, CONSUME)),
-      pollForever("Automation triggers", Effect.as(tick(), Duration.seconds(1)), Duration.seconds(1))
+      pollForever("Automation triggers", Effect.map(tick(), (ran) => (ran > 0 ? Duration.seconds(1) : 0)), Duration.seconds(1), SLOWEST_IDLE_POLL)
     ) as Effect.Effect<never>
 
     return { handle, tick, drain, run } as const

@@ -2,6 +2,7 @@ import { EventConsumers } from "../events/EventConsumers.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { EventRetention } from "../events/EventRetention.js"
 import { Webhooks } from "../webhooks/Webhooks.js"
+import { MailSending } from "../webhooks/MailSending.js"
 import { WebhookDispatcher } from "../webhooks/WebhookDispatcher.js"
 import { WebhookPayloads } from "../webhooks/WebhookPayloads.js"
 import { WebhookSender } from "../webhooks/WebhookSender.js"
@@ -202,7 +203,7 @@ export const Mailroom: Layer.Layer<Mailroom, never, Storage | Mailer | CsvParser
 
 /** Outgoing webhook delivery (the dispatcher and the senders), given a store and the HTTP adapter's payloads and transport. */
 export const MailroomWebhooks: Layer.Layer<WebhookDispatcher | WebhookSender, never, Storage | WebhookPayloads | WebhookTransport> =
-  Layer.mergeAll(WebhookDispatcher.Default, WebhookSender.Default).pipe(Layer.provide(EventConsumers.Default))
+  Layer.mergeAll(WebhookDispatcher.Default, WebhookSender.Default).pipe(Layer.provide(EventConsumers.Default), Layer.provide(MailSending.Default))
 
 /**
  * Automation scheduling (the runner and the triggers), given a store, the Mailroom use cases it acts through and a

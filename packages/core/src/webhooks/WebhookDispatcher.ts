@@ -5,7 +5,7 @@ import type { DomainEvent } from "../events/DomainEvent.js"
 import { EventConsumers } from "../events/EventConsumers.js"
 import { now } from "../usecases/now.js"
 import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
-import { makeMailSendingProbe } from "./mailSending.js"
+import { MailSending } from "./MailSending.js"
 import { WebhookOptions } from "./WebhookOptions.js"
 import { wantsEvent } from "./Webhook.js"
 import { WebhookDeliveryRepository, type NewWebhookDelivery } from "./WebhookDeliveryRepository.js"
@@ -68,7 +68,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("@mai
       interested: Effect.map(webhooks.enabled, (enabled) => enabled.length > 0)
     }
     const webhookOptions = yield* WebhookOptions
-    const mailSending = yield* makeMailSendingProbe
+    const mailSending = (yield* MailSending).sending
 
     /** One batch; while a campaign is sending (and a rate is set), a fifth of the senders' rate every 200 ms. */
     const step = Effect.gen(function*() {

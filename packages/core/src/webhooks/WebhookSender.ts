@@ -8,7 +8,7 @@ import { makeOutage, untilItWorks } from "../usecases/Outage.js"
 import { pollForever, SLOWEST_IDLE_POLL } from "../usecases/pollForever.js"
 import type { ClaimedWebhookDelivery, WebhookAttempt } from "./WebhookDeliveryRepository.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
-import { makeMailSendingProbe } from "./mailSending.js"
+import { MailSending } from "./MailSending.js"
 import { WebhookOptions } from "./WebhookOptions.js"
 import type { WebhookId } from "./WebhookIds.js"
 import { WebhookRepository } from "./WebhookRepository.js"
@@ -47,7 +47,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("@mailroom/We
     const transport = yield* WebhookTransport
     const { withTransaction } = yield* Transactor
     const options = yield* WebhookOptions
-    const mailSending = yield* makeMailSendingProbe
+    const mailSending = (yield* MailSending).sending
     const outage = makeOutage("Recording webhook deliveries")
     /** Open while a loop is sending: only then do the other loops poll, so an idle sender makes one loop's claims. */
     const othersPoll = yield* Effect.makeLatch(false)

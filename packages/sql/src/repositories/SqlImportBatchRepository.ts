@@ -122,7 +122,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
     const bulk = bulkOf(sql)
 
     const existingOf = (emailListId: number, rows: ReadonlyArray<ImportRow>) =>
-      Effect.map(bulk.existing(emailListId, [...new Set(rows.map((row) => row.email))]), (found) => {
+      Effect.map(bulk.existing(emailListId, rows.map((row) => row.email)), (found) => {
         const byEmail = new Map<string, ExistingSubscriber>()
         addExisting(byEmail, found)
         return byEmail

@@ -62,7 +62,7 @@ export type TagLinkRow = { readonly subscriberId: number; readonly tagId: number
  * Every one runs inside the batch's transaction.
  */
 export interface ImportBulkWrites {
-  /** The list's subscribers with these (distinct) addresses. */
+  /** The list's subscribers with these addresses (an address may repeat: an `IN` list takes it, and a set to drop repeats cost more). */
   readonly existing: (emailListId: number, emails: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ExistingSubscriberRow>, SqlError>
   /** Writes the imported columns of existing subscribers (each id once). */
   readonly update: (rows: ReadonlyArray<{ readonly id: number; readonly columns: ImportedSubscriberColumns }>) => Effect.Effect<void, SqlError>

@@ -10,8 +10,23 @@ interface Parsed {
   readonly items: ReadonlyArray<ReadonlyArray<string> | string>
 }
 
-/** The parsing thread's module, resolved through the package's exports (from the sources, the build or a bundle alike). */
-const workerPath = () => createRequire(import.meta.url).resolve("@mailroom/csv/parse-worker")
+/**
+ * The parsing thread's module, resolved through the package's exports (from the sources, the build or a bundle alike);
+ * null where it cannot be found (an application bundle that left it out): parsing then stays in the calling thread.
+ */
+const workerPath = (() => {
+  let path: string | null | undefined
+  return (): string | null => {
+    if (path === undefined) {
+      try {
+        path = createRequire(import.meta.url).resolve("@mailroom/csv/parse-worker")
+      } catch {
+        path = null
+      }
+    }
+    return path
+  }
+})()
 
 const rowsOf = ({ items, lines }: Parsed): Array<CsvRow> => {
   const rows = new Array<CsvRow>(items.length)
@@ -23,8 +38,8 @@ const rowsOf = ({ items, lines }: Parsed): Array<CsvRow> => {
 }
 
 /** One parsing thread: pieces are answered in the order sent; a thread that fails or exits fails what waits. */
-const parsingThread = () => {
-  const worker = new Worker(workerPath())
+const parsingThread = (path: string) => {
+  const worker = new Worker(path)
   const waiting: Array<(result: Effect.Effect<Array<CsvRow>>) => void> = []
   let failure: Error | null = null
   const failAll = (error: Error) => {
@@ -60,7 +75,8 @@ export const CsvThreadReader = (options: { readonly threadFrom?: number } = {}):
         yield* Effect.addFinalizer(() => Effect.suspend(() => (thread === null ? Effect.void : thread.stop)))
         const started = (text: string) => {
           if (inline === null && thread === null) {
-            if (text.length >= threadFrom) thread = parsingThread()
+            const path = text.length >= threadFrom ? workerPath() : null
+            if (path !== null) thread = parsingThread(path)
             else inline = csvRecordReader()
           }
           return thread

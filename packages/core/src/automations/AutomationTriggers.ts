@@ -138,7 +138,12 @@ export class AutomationTriggers extends Effect.Service<AutomationTriggers>()("@m
     /** Consumes events and runs timed triggers forever. */
     const run = Effect.zipRight(
       Effect.fork(consumers.run(AUTOMATION_CONSUMER, handle, CONSUME)),
-      pollForever("Automation triggers", Effect.map(tick(), (ran) => (ran > 0 ? Duration.seconds(1) : 0)), Duration.seconds(1), SLOWEST_IDLE_POLL)
+      pollForever(
+        "Automation triggers",
+        Effect.map(tick(), (ran) => (ran > 0 ? Duration.seconds(1) : 0)),
+        Duration.seconds(1),
+        SLOWEST_IDLE_POLL
+      )
     ) as Effect.Effect<never>
 
     return { handle, tick, drain, run } as const

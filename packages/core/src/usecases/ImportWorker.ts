@@ -71,7 +71,10 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
         yield* Effect.logWarning(`Subscriber import ${subscriberImport.id} failed: ${reason}`)
       })
 
-    /** Imports everything after `processedRows`; false when the header has no email column (the import failed). The reader lives until it returns. */
+    /**
+     * Imports everything after `processedRows`; false when the header has no email column (the import failed). Its CSV
+     * reader (and the reader's thread, if any) lives until it returns.
+     */
     const importRows = (subscriberImport: SubscriberImport) =>
       Effect.gen(function*() {
         const rules: ImportRules = {

@@ -1,6 +1,7 @@
 import { SqlError } from "@effect/sql/SqlError"
 import type { Rows } from "@mailroom/sql"
 import { Effect } from "effect"
+import { once } from "node:events"
 import { finished } from "node:stream/promises"
 import type { PoolClient } from "pg"
 import { from as copyFrom } from "pg-copy-streams"
@@ -22,15 +23,19 @@ export const copyField = (value: CopyValue): string => {
 /** Characters of COPY text sent per write: small enough to stay out of V8's large-object space (no major GC each). */
 const CHUNK = 32_768
 
-/** Writes the rows in COPY's text format (one line each) to `stream`, in chunks of about CHUNK characters. */
-const writeCopyText = (stream: NodeJS.WritableStream, rows: Rows<ReadonlyArray<CopyValue>>): void => {
+/**
+ * Writes the rows in COPY's text format (one line each) to `stream`, in chunks of about CHUNK characters, waiting
+ * whenever the stream's buffer is full: a batch's text is then never held whole in the socket's queue, where it
+ * outlived the young generation's collections.
+ */
+const writeCopyText = async (stream: NodeJS.WritableStream, rows: Rows<ReadonlyArray<CopyValue>>): Promise<void> => {
   let text = ""
   for (let r = 0; r < rows.length; r++) {
     const row = rows.row(r)
     for (let i = 0; i < row.length; i++) text += (i === 0 ? "" : "\t") + copyField(row[i]!)
     text += "\n"
     if (text.length >= CHUNK) {
-      stream.write(text)
+      if (!stream.write(text)) await once(stream, "drain")
       text = ""
     }
   }
@@ -48,10 +53,10 @@ export const copyRows = (
   rows: Rows<ReadonlyArray<CopyValue>>
 ): Effect.Effect<void, SqlError> =>
   rows.length === 0 ? Effect.void : Effect.tryPromise({
-    try: () => {
+    try: async () => {
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`))
       try {
-        writeCopyText(stream, rows)
+        await writeCopyText(stream, rows)
       } catch (cause) {
         // a row that cannot be built ends the COPY with its error, so the connection is not left inside it
         stream.destroy(cause as Error)

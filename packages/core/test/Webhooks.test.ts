@@ -65,8 +65,8 @@ const stack = (
 /** A transport for tests that send nothing. */
 const unusedTransport = Layer.succeed(WebhookTransport, WebhookTransport.of({ post: () => Effect.die("unused") }))
 
-/** The in-memory store with the calls of `method` (`claim` unless named) of `tag`'s service counted: the layer, and the count so far. */
-const countingClaims = <I, S>(tag: Context.Tag<I, S>, method: keyof S & string = "claim" as keyof S & string) => {
+/** The in-memory store with the calls of `method` of `tag`'s service counted: the layer, and the count so far. */
+const countingCalls = <I, S>(tag: Context.Tag<I, S>, method: keyof S & string) => {
   let count = 0
   const counted = Layer.effect(
     tag,
@@ -75,7 +75,7 @@ const countingClaims = <I, S>(tag: Context.Tag<I, S>, method: keyof S & string =
       return { ...service, [method]: (...args: ReadonlyArray<unknown>) => Effect.suspend(() => (count++, original(...args))) }
     })
   ).pipe(Layer.provideMerge(MemoryStorage))
-  return { counted, claims: () => count }
+  return { counted, calls: () => count }
 }
 
 const subscribe = (email: string) =>
@@ -121,7 +121,7 @@ describe("events and webhooks (embedded)", () => {
 
   it.effect("a consumer with nothing to do moves past the events once a second however many commits, and handles them as soon as it has something to do", () =>
     Effect.gen(function*() {
-      const { claims, counted } = countingClaims(EventOutbox)
+      const { calls: claims, counted } = countingCalls(EventOutbox, "claim")
       const interested = yield* Ref.make(false)
       const seen: Array<number | null> = []
       yield* Effect.gen(function*() {
@@ -145,7 +145,7 @@ describe("events and webhooks (embedded)", () => {
 
   it.effect("a consumer with nothing to do makes no move while nothing is recorded: an idle minute, no claim", () =>
     Effect.gen(function*() {
-      const { claims, counted } = countingClaims(EventOutbox)
+      const { calls: claims, counted } = countingCalls(EventOutbox, "claim")
       yield* Effect.gen(function*() {
         const consumers = yield* EventConsumers
         yield* Effect.forkScoped(consumers.run("idler", () => Effect.void, { interested: Effect.succeed(false) }))
@@ -164,7 +164,7 @@ describe("events and webhooks (embedded)", () => {
 
   it.effect("an idle sender polls with one of its loops: a minute with nothing due makes one loop's claims, not four", () =>
     Effect.gen(function*() {
-      const { claims, counted } = countingClaims(WebhookDeliveryRepository)
+      const { calls: claims, counted } = countingCalls(WebhookDeliveryRepository, "claim")
       yield* Effect.gen(function*() {
         yield* Effect.forkScoped((yield* WebhookSender).run)
         yield* TestClock.adjust("1 minute")
@@ -176,7 +176,7 @@ describe("events and webhooks (embedded)", () => {
 
   it.effect("the dispatcher and the sender share one look-up a second of whether a campaign is sending", () =>
     Effect.gen(function*() {
-      const { claims: lookups, counted } = countingClaims(CampaignRepository, "withStatus")
+      const { calls: lookups, counted } = countingCalls(CampaignRepository, "withStatus")
       yield* Effect.gen(function*() {
         yield* Effect.forkScoped((yield* WebhookSender).run)
         yield* Effect.forkScoped((yield* WebhookDispatcher).run)

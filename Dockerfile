@@ -35,5 +35,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # node is PID 1 and handles SIGTERM itself: `docker stop` ends it gracefully (exit 0)
 # the heap settings of `npm start` (package.json "config.node_flags"; README, "Memory"), and its two malloc arenas
 ENV MALLOC_ARENA_MAX=2
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=35", "--v8-pool-size=0", "packages/server/dist/mailroom.mjs"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=100", "--v8-pool-size=0", "--expose-gc", "packages/server/dist/mailroom.mjs"]
 CMD ["serve"]

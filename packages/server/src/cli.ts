@@ -6,6 +6,7 @@ import { configSummary } from "./configSummary.js"
 import { dkimKeys, DkimSettings } from "./dkimKeys.js"
 import { feedbackChecks } from "./feedback/feedbackChecks.js"
 import { FeedbackSettings } from "./feedback/FeedbackSettings.js"
+import { idleCollection, idleCollectionSummary } from "./idleCollection.js"
 import { MailroomFromConfig, runWorkers } from "./MailroomFromConfig.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { configErrorMessage } from "./startup/configErrorMessage.js"
@@ -76,12 +77,12 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
   })
 
-/** The settings in effect, in one log line without secrets, then node's version, heap settings and malloc arenas. */
+/** The settings in effect, in one log line without secrets, then node's version, heap settings, malloc arenas and idle collection. */
 const logConfiguration = (config: ServerConfig) =>
   Effect.zipRight(
     Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`),
     Effect.logInfo(`Node ${process.version}, heap settings: ${process.execArgv.filter((flag) => flag.startsWith("--")).join(" ") || "node's defaults"}, ` +
-      `malloc arenas: ${process.env["MALLOC_ARENA_MAX"] ?? "glibc's default"}`)
+      `malloc arenas: ${process.env["MALLOC_ARENA_MAX"] ?? "glibc's default"}, heap collected: ${idleCollectionSummary()}`)
   )
 
 /** The environment's configuration with its DKIM keys and feedback checks; a bad value fails naming its variable. */
@@ -109,7 +110,7 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Effect.zipRight(logConfiguration(config), Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations).")), runWorkers)
+          Effect.zipRight(Effect.zipRight(logConfiguration(config), Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations).")), Effect.zipRight(Effect.fork(idleCollection()), runWorkers))
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { idleCollection } from "./idleCollection.js"
 import { MailroomServer } from "./MailroomServer.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { announce } from "./startup/announce.js"
@@ -10,5 +11,6 @@ export const serve = (config: ServerConfig, afterStart: Effect.Effect<void>) =>
     const context = yield* Layer.build(MailroomServer(config))
     yield* Effect.provide(Effect.zipRight(announce(config), afterStart), context)
     yield* Effect.forkScoped(startupWarnings(config))
+    yield* Effect.forkScoped(idleCollection())
     return yield* Effect.never
   }))

@@ -11,7 +11,7 @@ export const causeMessage = (cause: Cause.Cause<unknown>): string => {
 
 /** A run of failures of one thing, logged as two lines: when it starts and when it is over. */
 export interface Outage {
-  /** Notes a failure: the first of a run logs one warning line (no stack trace). */
+  /** Notes a failure: the first of a run logs one warning line (no stack trace); an interrupted attempt is a stop, not noted. */
   readonly failed: (cause: Cause.Cause<unknown>) => Effect.Effect<void>
   /** Notes a success: ends a run of failures with one line saying how long it lasted. */
   readonly ok: Effect.Effect<void>
@@ -24,6 +24,7 @@ export const makeOutage = (what: string): Outage => {
   return {
     failed: (cause) =>
       Effect.gen(function*() {
+        if (Cause.isInterrupted(cause)) return
         failures++
         if (since !== null) return
         since = yield* Clock.currentTimeMillis
@@ -56,7 +57,7 @@ export const untilItWorks = <A>(effect: Effect.Effect<A, unknown>, outage: Outag
       }
       if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
       // an attempt cut short by a shutdown is retried (or the sleep ends it) without a warning
-      if (!Cause.isInterrupted(exit.cause)) yield* outage.failed(exit.cause)
+      yield* outage.failed(exit.cause)
       yield* Effect.sleep(pause)
       pause = Math.min(pause * 2, 2_000)
     }

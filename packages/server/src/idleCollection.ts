@@ -9,8 +9,11 @@ export interface IdleCollector {
   readonly collect: (() => void) | undefined
 }
 
-/** How often the process looks, and under which busy share it counts as idle. */
-export const IDLE_COLLECTION = { every: Duration.seconds(30), idleBelow: 0.05 } as const
+/**
+ * When the process first looks (soon after start: start-up's garbage is the largest an idle server holds), how often
+ * after that, and under which busy share it counts as idle.
+ */
+export const IDLE_COLLECTION = { first: Duration.seconds(10), every: Duration.seconds(30), idleBelow: 0.05 } as const
 
 /** Node's event-loop utilisation and its `gc` (present with `--expose-gc`). */
 export const nodeIdleCollector = (): IdleCollector => {
@@ -32,18 +35,19 @@ export const idleCollectionSummary = (collector: IdleCollector = nodeIdleCollect
   collector.collect === undefined ? "off (no --expose-gc)" : `every ${Duration.format(IDLE_COLLECTION.every)} when idle`
 
 /**
- * Every 30 s, a full collection of the heap when the event loop was less than 5 % busy since the last look (~35 ms of
- * a 30 MB heap, nobody waiting). The start commands let the old generation grow to twice what survived the last full
- * collection, so that collections are rare under load; an idle process allocates too little for V8 to collect soon, and
- * its heap would creep up for minutes. Does nothing without `--expose-gc`.
+ * 10 s after start and every 30 s after that, a full collection of the heap when the event loop was less than 5 % busy
+ * since the last look (~35 ms for a 30 MB heap, nobody waiting). The start commands let the old generation grow to twice
+ * what survived the last full collection, so that collections are rare under load; an idle process allocates too little
+ * for V8 to collect soon, and its heap would creep up for minutes. Does nothing without `--expose-gc`.
  */
 export const idleCollection = (collector: IdleCollector = nodeIdleCollector()): Effect.Effect<void> => {
   const collect = collector.collect
   if (collect === undefined) return Effect.void
-  return Effect.sleep(IDLE_COLLECTION.every).pipe(
-    Effect.zipRight(Effect.sync(() => {
-      if (collector.busySinceLastLook() < IDLE_COLLECTION.idleBelow) collect()
-    })),
-    Effect.forever
+  const look = Effect.sync(() => {
+    if (collector.busySinceLastLook() < IDLE_COLLECTION.idleBelow) collect()
+  })
+  return Effect.sleep(IDLE_COLLECTION.first).pipe(
+    Effect.zipRight(look),
+    Effect.zipRight(Effect.forever(Effect.zipRight(Effect.sleep(IDLE_COLLECTION.every), look)))
   )
 }

@@ -77,7 +77,7 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
   })
 
-/** The settings in effect, in one log line without secrets, then node's version, heap settings, malloc arenas and idle collection. */
+/** The settings in effect, in one log line without secrets; then node's version, heap settings, arenas, idle collection. */
 const logConfiguration = (config: ServerConfig) =>
   Effect.zipRight(
     Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`),
@@ -110,7 +110,10 @@ export const cli = (argv: ReadonlyArray<string>) =>
       case "worker":
         return yield* withMailroom(
           config,
-          Effect.zipRight(Effect.zipRight(logConfiguration(config), Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations).")), Effect.zipRight(Effect.fork(idleCollection()), runWorkers))
+          Effect.zipRight(
+            Effect.zipRight(logConfiguration(config), Console.log("Worker running (jobs, campaign, transactional and automation mail delivery, imports, webhooks, automations).")),
+            Effect.zipRight(Effect.fork(idleCollection()), runWorkers)
+          )
         )
       case "migrate":
         return yield* withMailroom(config, Console.log("Database is up to date."))

@@ -11,7 +11,7 @@ export const causeMessage = (cause: Cause.Cause<unknown>): string => {
 
 /** A run of failures of one thing, logged as two lines: when it starts and when it is over. */
 export interface Outage {
-  /** Notes a failure: the first of a run logs one warning line (no stack trace); an interrupted attempt is a stop, not noted. */
+  /** Notes a failure: the first of a run logs one warning line (no stack trace); an interrupted attempt is not one. */
   readonly failed: (cause: Cause.Cause<unknown>) => Effect.Effect<void>
   /** Notes a success: ends a run of failures with one line saying how long it lasted. */
   readonly ok: Effect.Effect<void>

@@ -15,10 +15,13 @@ export interface IdleCollector {
  */
 export const IDLE_COLLECTION = { first: Duration.seconds(10), every: Duration.seconds(30), idleBelow: 0.05 } as const
 
-/** Node's event-loop utilisation and its `gc` (present with `--expose-gc`). */
+/** Node's `gc`, present when node was started with `--expose-gc`. */
+const exposedGc = (): (() => void) | undefined => (globalThis as { gc?: () => void }).gc
+
+/** Node's event-loop utilisation and its `gc`. */
 export const nodeIdleCollector = (): IdleCollector => {
   let last = performance.eventLoopUtilization()
-  const gc = (globalThis as { gc?: () => void }).gc
+  const gc = exposedGc()
   return {
     busySinceLastLook: () => {
       const now = performance.eventLoopUtilization()
@@ -31,8 +34,8 @@ export const nodeIdleCollector = (): IdleCollector => {
 }
 
 /** How the start-up log line names the idle collection: its period, or off when node does not expose `gc`. */
-export const idleCollectionSummary = (collector: IdleCollector = nodeIdleCollector()): string =>
-  collector.collect === undefined ? "off (no --expose-gc)" : `every ${Duration.format(IDLE_COLLECTION.every)} when idle`
+export const idleCollectionSummary = (): string =>
+  exposedGc() === undefined ? "off (no --expose-gc)" : `every ${Duration.format(IDLE_COLLECTION.every)} when idle`
 
 /**
  * 10 s after start and every 30 s after that, a full collection of the heap when the event loop was less than 5 % busy

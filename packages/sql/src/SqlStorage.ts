@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { ImportBatchRepository, Storage } from "@mailroom/core"
 import { Layer } from "effect"
+import { ListCountFolder } from "./listCounts.js"
 import { MigrationsLive } from "./migrations/migrate.js"
 import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
 import { SqlCampaignLinkRepository } from "./repositories/SqlCampaignLinkRepository.js"
@@ -63,7 +64,8 @@ export const sqlStorage = (
   SqlAutomationMailRepository,
   SqlQueueDepths,
   SqlEngagementHistory,
-  SqlTransactor
+  SqlTransactor,
+  ListCountFolder
 ).pipe(Layer.provideMerge(MigrationsLive))
 
 /** Every storage port over a SqlClient in portable SQL, after bringing the schema up to date. */

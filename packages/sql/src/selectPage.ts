@@ -6,6 +6,8 @@ import { rowsDecoder } from "./rowsDecoder.js"
 /** How one collection sorts and filters in SQL: a SQL expression per sort key, a condition per filter. */
 export interface SqlCollection<S extends string, F extends string> {
   readonly table: string
+  /** What rows are read from instead of the table (a subquery aliased as the table). */
+  readonly source?: Statement.Fragment
   readonly sorts: { readonly [K in S]: string }
   /** Sort keys whose column may be NULL (they get an explicit NULLS FIRST/LAST; the others can walk an index). */
   readonly nullable?: ReadonlyArray<S>
@@ -72,6 +74,6 @@ export const selectPage = <S extends string, F extends string, A, I>(
       ...(Object.entries(query.filters) as Array<[F, string]>).map(([key, value]) => collection.filters[key](value))
     ]
     const order = orderClause(collection.sorts, collection.nullable ?? [], query.sort)
-    const { rows, total } = yield* selectRows(sql, sql`${sql(collection.table)}`, conditions, order, query)
+    const { rows, total } = yield* selectRows(sql, collection.source ?? sql`${sql(collection.table)}`, conditions, order, query)
     return { items: yield* rowsDecoder(Row)(rows), total }
   }).pipe(Effect.orDie)

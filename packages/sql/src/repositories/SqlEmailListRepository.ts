@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { EmailList, EmailListId, EmailListRepository, EmailListUuid } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
 import { deleteById } from "../deleteById.js"
+import { listCountExpression } from "../listCounts.js"
 import { withNameKey } from "../nameKey.js"
 import { SqlBoolean } from "../columns.js"
 import { containsPattern, selectPage } from "../selectPage.js"
@@ -17,9 +18,16 @@ const EmailListRow = Schema.Struct({
   reportEmailListSummary: SqlBoolean
 })
 
-const FromRow = Schema.transform(EmailListRow, Schema.typeSchema(EmailList), {
+/** A row read with its subscribed count: the counter plus the changes not folded into it yet (`countedSubscribers`). */
+const CountedRow = Schema.Struct({
+  ...EmailListRow.fields,
+  countedSubscribers: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
+})
+
+const FromRow = Schema.transform(CountedRow, Schema.typeSchema(EmailList), {
   strict: false,
-  decode: (row) => new EmailList(row, true),
+  decode: ({ countedSubscribers, ...row }) =>
+    new EmailList({ ...row, activeSubscribersCount: countedSubscribers ?? row.activeSubscribersCount }, true),
   encode: (list) => list
 })
 
@@ -30,6 +38,9 @@ export const SqlEmailListRepository = Layer.effect(
   EmailListRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** The lists with their subscribed counts, under the table's name. */
+    const counted = sql`(SELECT email_lists.*, ${sql.literal(listCountExpression("email_lists", "subscribed"))} AS counted_subscribers
+      FROM email_lists) AS email_lists`
     const insert = SqlSchema.single({
       Request: EmailListRow.omit("id"),
       Result: FromRow,
@@ -38,17 +49,20 @@ export const SqlEmailListRepository = Layer.effect(
     const update = SqlSchema.findOne({
       Request: Schema.Struct({ id: EmailListId, row: Settings }),
       Result: FromRow,
-      execute: ({ id, row }) => sql`UPDATE email_lists SET ${sql.update(withNameKey(row))} WHERE id = ${id} RETURNING *`
+      execute: ({ id, row }) =>
+        sql`UPDATE email_lists SET ${sql.update(withNameKey(row))} WHERE id = ${id}`.pipe(
+          Effect.zipRight(sql`SELECT * FROM ${counted} WHERE id = ${id}`)
+        )
     })
     const findById = SqlSchema.findOne({
       Request: EmailListId,
       Result: FromRow,
-      execute: (id) => sql`SELECT * FROM email_lists WHERE id = ${id}`
+      execute: (id) => sql`SELECT * FROM ${counted} WHERE id = ${id}`
     })
     const findByUuid = SqlSchema.findOne({
       Request: EmailListUuid,
       Result: FromRow,
-      execute: (uuid) => sql`SELECT * FROM email_lists WHERE uuid = ${uuid}`
+      execute: (uuid) => sql`SELECT * FROM ${counted} WHERE uuid = ${uuid}`
     })
     return EmailListRepository.of({
       insert: (list) => insert(list).pipe(Effect.orDie),
@@ -61,6 +75,7 @@ export const SqlEmailListRepository = Layer.effect(
           yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT s.id FROM sends s JOIN subscribers b ON b.id = s.subscriber_id WHERE b.email_list_id = ${id})`
           yield* sql`DELETE FROM sends WHERE subscriber_id IN (SELECT id FROM subscribers WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM subscribers WHERE email_list_id = ${id}`
+          yield* sql`DELETE FROM email_list_count_changes WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM segment_tags WHERE segment_id IN (SELECT id FROM segments WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM segments WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM tags WHERE email_list_id = ${id}`
@@ -73,10 +88,11 @@ export const SqlEmailListRepository = Layer.effect(
       list: (query) =>
         selectPage(sql, {
           table: "email_lists",
+          source: counted,
           sorts: {
             name: "name_key",
             created_at: "created_at",
-            active_subscribers_count: "active_subscribers_count"
+            active_subscribers_count: "counted_subscribers"
           },
           filters: {
             search: (value) => sql`name_key LIKE ${containsPattern(value)} ESCAPE '\\'`,

@@ -19,7 +19,8 @@ import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
 import { moveTagCounts } from "../moveTagCounts.js"
 import { orderClause } from "../selectPage.js"
-import { searchKey, statusCounter as counter } from "../subscriberColumns.js"
+import { listCountExpression, shiftListCount } from "../listCounts.js"
+import { searchKey } from "../subscriberColumns.js"
 import { subscriberConditions } from "../subscriberConditions.js"
 
 const SubscriberRow = Schema.Struct({
@@ -59,9 +60,10 @@ const isUniqueViolation = (error: unknown): boolean =>
 /**
  * SubscriberRepository over SqlClient. Status is stored next to its timestamps for indexed filtering, and every
  * write adjusts the list's per-status counters and tags' subscriber counts by the rows it actually changed, so
- * counts stay exact and are read without counting a million rows. Those counter rows are shared by every writer of a
- * list, and Postgres holds an updated row until the commit, so each write adjusts them after its other statements,
- * and always the list's row before its tags' (in id order): writers that took them in opposite orders deadlocked.
+ * counts stay exact and are read without counting a million rows. The list's counters move through `shiftListCount`
+ * (on Postgres a recorded change, so that writers of one list do not queue for its row). Tags' counter rows are shared
+ * by every writer of a list, and Postgres holds an updated row until the commit, so each write adjusts them after its
+ * other statements, in id order: writers that took them in opposite orders deadlocked.
  */
 export const SqlSubscriberRepository = Layer.effect(
   SubscriberRepository,
@@ -89,14 +91,7 @@ export const SqlSubscriberRepository = Layer.effect(
       Effect.flatMap(decodeRows(rows), withTags).pipe(Effect.map((found) => Option.fromNullable(found[0])))
 
     const shift = (emailListId: number, from: SubscriberStatus | null, to: SubscriberStatus | null) =>
-      from === to ? Effect.void : sql`UPDATE email_lists SET ${
-        sql.literal(
-          [
-            ...(from === null ? [] : [`${counter[from]} = ${counter[from]} - 1`]),
-            ...(to === null ? [] : [`${counter[to]} = ${counter[to]} + 1`])
-          ].join(", ")
-        )
-      } WHERE id = ${emailListId}`
+      shiftListCount(sql, emailListId, from, to)
     /** The tag ids of `RETURNING tag_id` rows. */
     const tagIdsOf = (rows: ReadonlyArray<unknown>) =>
       Effect.map(decodeTagRefs(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
@@ -254,7 +249,7 @@ export const SqlSubscriberRepository = Layer.effect(
 const listCounter = (criteria: SubscriberCriteria): string | null => {
   const { emailListId: _, status, ...rest } = criteria
   if (Object.keys(rest).length > 0) return null
-  return status === undefined ? "active_subscribers_count + unconfirmed_count + unsubscribed_count" : counter[status]
+  return listCountExpression("email_lists", status)
 }
 
 /** The number of matching subscribers; the list's maintained counters answer whole-list and per-status counts. */

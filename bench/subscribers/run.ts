@@ -43,7 +43,9 @@ for (const store of stores()) {
       ["GET subscribers, page 500", () => ["GET", `${base}?page=500`]],
       ["GET subscribers, filter[email]", () => ["GET", `${base}?filter%5Bemail%5D=user${random()}%40example.com`]],
       ["GET subscribers, filter[status]=subscribed", () => ["GET", `${base}?filter%5Bstatus%5D=subscribed`]],
-      ["POST subscriber (new address)", (i) => ["POST", base, JSON.stringify({ email: `new${i}-${store}@example.org`, first_name: "New" })]]
+      ["POST subscriber (new address)", (i) => ["POST", base, JSON.stringify({ email: `new${i}-${store}@example.org`, first_name: "New" })]],
+      ["POST subscriber with a tag (new address)", (i) =>
+        ["POST", base, JSON.stringify({ email: `tagged${i}-${store}@example.org`, first_name: "New", tags: ["signup"] })]]
     ]
     // a fresh process runs code V8 has not optimised yet, and Postgres' buffers start cold: each read runs 1 s unmeasured
     for (const [, next] of scenarios.filter(([name]) => name.startsWith("GET"))) await load(port, { seconds: 1, concurrency: CONCURRENCY, tokens }, next)

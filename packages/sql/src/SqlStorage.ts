@@ -1,7 +1,9 @@
 import type { SqlClient } from "@effect/sql"
 import type { ImportBatchRepository, Storage } from "@mailroom/core"
 import { Layer } from "effect"
-import { ListCountFolder } from "./listCounts.js"
+import { LIST_COUNTS } from "./listCounts.js"
+import { TAG_COUNTS } from "./moveTagCounts.js"
+import { countFolder } from "./sharedCounters.js"
 import { MigrationsLive } from "./migrations/migrate.js"
 import { SqlApiTokenRepository } from "./repositories/SqlApiTokenRepository.js"
 import { SqlCampaignLinkRepository } from "./repositories/SqlCampaignLinkRepository.js"
@@ -65,7 +67,7 @@ export const sqlStorage = (
   SqlQueueDepths,
   SqlEngagementHistory,
   SqlTransactor,
-  ListCountFolder
+  countFolder([LIST_COUNTS, TAG_COUNTS])
 ).pipe(Layer.provideMerge(MigrationsLive))
 
 /** Every storage port over a SqlClient in portable SQL, after bringing the schema up to date. */

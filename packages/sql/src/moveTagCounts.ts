@@ -1,13 +1,19 @@
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { Effect } from "effect"
+import { recordCountChanges, type SharedCounters } from "./sharedCounters.js"
+
+/** Tags' subscriber counts (`tags`), their changes recorded in `tag_count_changes` on Postgres. */
+export const TAG_COUNTS: SharedCounters = {
+  table: "tags",
+  changes: "tag_count_changes",
+  key: "tag_id",
+  columns: { subscribers: "subscriber_count" }
+}
 
 /**
- * Moves tags' subscriber counts (tag id → by how much), one row at a time in id order: every writer takes the tags'
- * shared rows in that order, after the list's, since writers that took them in other orders deadlocked on Postgres.
+ * Moves tags' subscriber counts (tag id → by how much). On SQLite the rows are updated in id order, after the list's:
+ * writers that took them in other orders deadlocked on Postgres, before Postgres recorded changes instead.
  */
-export const moveTagCounts = (sql: SqlClient.SqlClient, delta: ReadonlyMap<number, number>) =>
-  Effect.forEach(
-    [...delta].filter(([, by]) => by !== 0).sort(([a], [b]) => a - b),
-    ([tagId, by]) => sql`UPDATE tags SET subscriber_count = subscriber_count + ${by} WHERE id = ${tagId}`,
-    { discard: true }
-  )
+export const moveTagCounts = (sql: SqlClient.SqlClient, delta: ReadonlyMap<number, number>): Effect.Effect<void, SqlError> =>
+  recordCountChanges(sql, TAG_COUNTS, new Map([...delta].map(([tagId, by]) => [tagId, new Map([["subscribers", by]])])))

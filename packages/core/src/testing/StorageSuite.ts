@@ -34,7 +34,7 @@ import { transactionalContract } from "./suite/transactionalContract.js"
 import { transactorContract } from "./suite/transactorContract.js"
 
 export type { MakeStorage } from "./suite/fixtures.js"
-export { aSubscriber, anEmailList } from "./suite/fixtures.js"
+export { aSubscriber, aTag, anEmailList } from "./suite/fixtures.js"
 
 /** The contracts of import batches: plain, with rules, and mixed. */
 const importBatchContracts = (makeStorage: MakeStorage) => {

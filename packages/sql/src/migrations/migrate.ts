@@ -15,7 +15,7 @@ import failedSends from "./0012_failed_sends.js"
 import engagementIndexes from "./0013_engagement_indexes.js"
 import noGlobalEmailIndex from "./0014_no_global_email_index.js"
 import eventIndexes from "./0015_event_indexes.js"
-import listCountChanges from "./0016_list_count_changes.js"
+import countChanges from "./0016_count_changes.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -34,7 +34,7 @@ export const migrations = Migrator.fromRecord({
   "0013_engagement_indexes": engagementIndexes,
   "0014_no_global_email_index": noGlobalEmailIndex,
   "0015_event_indexes": eventIndexes,
-  "0016_list_count_changes": listCountChanges
+  "0016_count_changes": countChanges
 })
 
 /** Applies pending migrations; returns the ones it ran. */

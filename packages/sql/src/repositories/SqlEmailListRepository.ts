@@ -2,7 +2,8 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { EmailList, EmailListId, EmailListRepository, EmailListUuid } from "@mailroom/core"
 import { Effect, Layer, Schema } from "effect"
 import { deleteById } from "../deleteById.js"
-import { listCountExpression } from "../listCounts.js"
+import { LIST_COUNTS } from "../listCounts.js"
+import { countedSource } from "../sharedCounters.js"
 import { withNameKey } from "../nameKey.js"
 import { SqlBoolean } from "../columns.js"
 import { containsPattern, selectPage } from "../selectPage.js"
@@ -39,8 +40,7 @@ export const SqlEmailListRepository = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     /** The lists with their subscribed counts, under the table's name. */
-    const counted = sql`(SELECT email_lists.*, ${sql.literal(listCountExpression("email_lists", "subscribed"))} AS counted_subscribers
-      FROM email_lists) AS email_lists`
+    const counted = countedSource(sql, LIST_COUNTS, { counted_subscribers: ["subscribed"] })
     const insert = SqlSchema.single({
       Request: EmailListRow.omit("id"),
       Result: FromRow,
@@ -78,6 +78,7 @@ export const SqlEmailListRepository = Layer.effect(
           yield* sql`DELETE FROM email_list_count_changes WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM segment_tags WHERE segment_id IN (SELECT id FROM segments WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM segments WHERE email_list_id = ${id}`
+          yield* sql`DELETE FROM tag_count_changes WHERE tag_id IN (SELECT id FROM tags WHERE email_list_id = ${id})`
           yield* sql`DELETE FROM tags WHERE email_list_id = ${id}`
           yield* sql`UPDATE campaigns SET email_list_id = NULL, segment_id = NULL WHERE email_list_id = ${id}`
           yield* sql`DELETE FROM subscriber_import_parts WHERE import_id IN (SELECT id FROM subscriber_imports WHERE email_list_id = ${id})`

@@ -21,7 +21,9 @@ import { chunks } from "../chunks.js"
 import { isoText } from "../isoText.js"
 import { moveTagCounts } from "../moveTagCounts.js"
 import { retriedTransaction } from "../SqlTransactor.js"
-import { searchKey, statusCounter } from "../subscriberColumns.js"
+import { LIST_COUNTS } from "../listCounts.js"
+import { recordCountChanges } from "../sharedCounters.js"
+import { searchKey } from "../subscriberColumns.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
 import {
   type ExistingSubscriberRow,
@@ -212,8 +214,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
           ),
           ...importTagEvents(batch.emailListId, tagged.removed, tagged.added, yield* tagNamesOf([...tagged.removed, ...tagged.added]), batch.at)
         ])
-        const counters = [...plan.statusDelta].filter(([, by]) => by !== 0).map(([status, by]) => `${statusCounter[status]} = ${statusCounter[status]} + ${by}`)
-        if (counters.length > 0) yield* sql`UPDATE email_lists SET ${sql.literal(counters.join(", "))} WHERE id = ${batch.emailListId}`
+        yield* recordCountChanges(sql, LIST_COUNTS, new Map([[batch.emailListId, plan.statusDelta]]))
         yield* moveTagCounts(sql, tagged.delta)
         const errors = [...batch.rejected, ...plan.refused]
         for (const part of chunks(errors, ERROR_CHUNK)) {
@@ -241,8 +242,7 @@ export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => Impo
           yield* sql`INSERT INTO events (type, created_at, email_list_id, subscriber_id)
             SELECT 'subscriber.unsubscribed', ${stamp}, email_list_id, id FROM subscribers WHERE ${others} ORDER BY id`
           yield* sql`UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = ${stamp}, updated_at = ${stamp} WHERE ${others}`
-          yield* sql`UPDATE email_lists SET active_subscribers_count = active_subscribers_count - ${total},
-            unsubscribed_count = unsubscribed_count + ${total} WHERE id = ${emailListId}`
+          yield* recordCountChanges(sql, LIST_COUNTS, new Map([[emailListId, new Map([["subscribed", -total], ["unsubscribed", total]])]]))
           return total
         }).pipe(retriedTransaction(sql), Effect.orDie)
     })

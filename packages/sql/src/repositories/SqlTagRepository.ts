@@ -2,14 +2,22 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { EmailListId, newUuid, Tag, TagId, TagRepository, TagUuid, tagKey } from "@mailroom/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
+import { TAG_COUNTS } from "../moveTagCounts.js"
 import { withNameKey } from "../nameKey.js"
+import { countedSource } from "../sharedCounters.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const TagRow = Schema.Struct({ ...Tag.fields, visibleInPreferences: SqlBoolean })
 
-const FromRow = Schema.transform(TagRow, Schema.typeSchema(Tag), {
+/** A row read with its subscriber count: the counter plus the changes not folded into it yet (`countedSubscribers`). */
+const CountedRow = Schema.Struct({
+  ...TagRow.fields,
+  countedSubscribers: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
+})
+
+const FromRow = Schema.transform(CountedRow, Schema.typeSchema(Tag), {
   strict: false,
-  decode: (row) => new Tag(row, true),
+  decode: ({ countedSubscribers, ...row }) => new Tag({ ...row, subscriberCount: countedSubscribers ?? row.subscriberCount }, true),
   encode: (tag) => tag
 })
 
@@ -18,6 +26,8 @@ export const SqlTagRepository = Layer.effect(
   TagRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** The tags with their subscriber counts, under the table's name. */
+    const tags = countedSource(sql, TAG_COUNTS, { counted_subscribers: ["subscribers"] })
     const insert = SqlSchema.findOne({
       Request: TagRow.omit("id", "subscriberCount"),
       Result: FromRow,
@@ -27,24 +37,24 @@ export const SqlTagRepository = Layer.effect(
       Request: Schema.Struct({ emailListId: EmailListId, keys: Schema.Array(Schema.String) }),
       Result: FromRow,
       execute: ({ emailListId, keys }) =>
-        sql`SELECT * FROM tags WHERE email_list_id = ${emailListId} AND name_key IN ${sql.in(keys)}`
+        sql`SELECT * FROM ${tags} WHERE email_list_id = ${emailListId} AND name_key IN ${sql.in(keys)}`
     })
     const byRefs = SqlSchema.findAll({
       Request: Schema.Struct({ emailListId: EmailListId, refs: Schema.Array(Schema.String) }),
       Result: FromRow,
       execute: ({ emailListId, refs }) =>
-        sql`SELECT * FROM tags WHERE email_list_id = ${emailListId}
+        sql`SELECT * FROM ${tags} WHERE email_list_id = ${emailListId}
             AND (name_key IN ${sql.in(refs)} OR uuid IN ${sql.in(refs)}) ORDER BY name_key, name, id`
     })
     const findById = SqlSchema.findOne({
       Request: TagId,
       Result: FromRow,
-      execute: (id) => sql`SELECT * FROM tags WHERE id = ${id}`
+      execute: (id) => sql`SELECT * FROM ${tags} WHERE id = ${id}`
     })
     const findByUuid = SqlSchema.findOne({
       Request: TagUuid,
       Result: FromRow,
-      execute: (uuid) => sql`SELECT * FROM tags WHERE uuid = ${uuid}`
+      execute: (uuid) => sql`SELECT * FROM ${tags} WHERE uuid = ${uuid}`
     })
     const update = SqlSchema.findOne({
       Request: Schema.Struct({
@@ -52,7 +62,8 @@ export const SqlTagRepository = Layer.effect(
         row: Schema.Struct({ name: Schema.String, visibleInPreferences: SqlBoolean, updatedAt: Tag.fields.updatedAt })
       }),
       Result: FromRow,
-      execute: ({ id, row }) => sql`UPDATE tags SET ${sql.update(withNameKey(row))} WHERE id = ${id} RETURNING *`
+      execute: ({ id, row }) =>
+        sql`UPDATE tags SET ${sql.update(withNameKey(row))} WHERE id = ${id}`.pipe(Effect.zipRight(sql`SELECT * FROM ${tags} WHERE id = ${id}`))
     })
 
     return TagRepository.of({
@@ -94,17 +105,19 @@ export const SqlTagRepository = Layer.effect(
         Effect.gen(function*() {
           yield* sql`DELETE FROM subscriber_tags WHERE tag_id = ${id}`
           yield* sql`DELETE FROM segment_tags WHERE tag_id = ${id}`
+          yield* sql`DELETE FROM tag_count_changes WHERE tag_id = ${id}`
           const deleted = yield* sql`DELETE FROM tags WHERE id = ${id} RETURNING id`
           return deleted.length > 0
         }).pipe(Effect.orDie),
       list: (emailListId, query) =>
         selectPage(sql, {
           table: "tags",
+          source: tags,
           scope: sql`email_list_id = ${emailListId}`,
           sorts: {
             name: "name_key",
             updated_at: "updated_at",
-            subscriber_count: "subscriber_count",
+            subscriber_count: "counted_subscribers",
             visible_in_preferences: "visible_in_preferences"
           },
           filters: {

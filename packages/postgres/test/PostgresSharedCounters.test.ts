@@ -1,0 +1,86 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { type EmailListId, EmailListRepository, SubscriberRepository, type TagId, TagRepository, Transactor } from "@mailroom/core"
+import { aSubscriber, aTag, anEmailList } from "@mailroom/core/storage-suite"
+import { PostgresIsolatedStorage } from "@mailroom/postgres"
+import { foldCountChanges, LIST_COUNTS, TAG_COUNTS } from "@mailroom/sql"
+import { Deferred, Effect, Fiber, Option } from "effect"
+
+const url = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const subscribedCount = (id: EmailListId) =>
+  Effect.flatMap(EmailListRepository, (lists) => lists.findById(id)).pipe(Effect.map((list) => Option.getOrThrow(list).activeSubscribersCount))
+const taggedCount = (id: TagId) =>
+  Effect.flatMap(TagRepository, (tags) => tags.findById(id)).pipe(Effect.map((tag) => Option.getOrThrow(tag).subscriberCount))
+
+/** Subscribes `email` to the list with the tag, in a transaction of its own (`hold` keeps it open until it is done). */
+const subscribeTagged = (listId: EmailListId, tagId: TagId, email: string, hold: Effect.Effect<void> = Effect.void) =>
+  Effect.gen(function*() {
+    const subscribers = yield* SubscriberRepository
+    const { withTransaction } = yield* Transactor
+    return yield* withTransaction(Effect.gen(function*() {
+      const inserted = Option.getOrThrow(yield* subscribers.insert(aSubscriber(listId, { email })))
+      yield* subscribers.addTags(inserted.id, [tagId])
+      yield* hold
+      return inserted
+    }))
+  })
+
+describe("postgres shared counters", () => {
+  it.live("a subscriber's write does not wait for another open transaction on the same list and tag", () =>
+    Effect.gen(function*() {
+      const list = yield* Effect.flatMap(EmailListRepository, (lists) => lists.insert(anEmailList()))
+      const { tag } = yield* Effect.flatMap(TagRepository, (tags) => tags.insertOrGet(aTag(list.id)))
+      const subscribed = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const open = yield* Effect.fork(
+        subscribeTagged(list.id, tag.id, "first@example.com", Effect.zipRight(Deferred.succeed(subscribed, undefined), Deferred.await(release)))
+      )
+      yield* Deferred.await(subscribed)
+      yield* subscribeTagged(list.id, tag.id, "second@example.com").pipe(
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "the second writer waited for the first" })
+      )
+      expect([yield* subscribedCount(list.id), yield* taggedCount(tag.id)]).toEqual([1, 1])
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(open)
+      expect([yield* subscribedCount(list.id), yield* taggedCount(tag.id)]).toEqual([2, 2])
+    }).pipe(Effect.provide(PostgresIsolatedStorage(url))), { timeout: 30_000 })
+
+  it.live("counts stay exact while writers and folds run together, and a fold leaves them in the rows", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const lists = yield* EmailListRepository
+      const subscribers = yield* SubscriberRepository
+      const [one, two] = [yield* lists.insert(anEmailList({ name: "One" })), yield* lists.insert(anEmailList({ name: "Two" }))]
+      const tags = yield* TagRepository
+      const [tagOne, tagTwo] = [(yield* tags.insertOrGet(aTag(one.id))).tag, (yield* tags.insertOrGet(aTag(two.id))).tag]
+      const writes = Array.from({ length: 60 }, (_, i) =>
+        Effect.gen(function*() {
+          const [list, tag] = i % 3 === 0 ? [two, tagTwo] : [one, tagOne]
+          const inserted = yield* subscribeTagged(list.id, tag.id, `s${i}@example.com`)
+          // every fourth unsubscribes, every fifth loses its tag, each in a transaction of its own
+          if (i % 4 === 0) yield* subscribers.update(inserted, { ...inserted, unsubscribedAt: new Date(), updatedAt: new Date() })
+          if (i % 5 === 0) yield* subscribers.removeTags(inserted.id, [tag.id])
+        }))
+      const fold = Effect.all([foldCountChanges(sql, LIST_COUNTS), foldCountChanges(sql, TAG_COUNTS)]).pipe(Effect.orDie)
+      yield* Effect.all([...writes, ...Array.from({ length: 10 }, () => fold)], { concurrency: 8 })
+      const counted = (condition: string, id: number) =>
+        Effect.map(sql<{ readonly n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM ${sql.literal(condition)} ${id}`, (rows) => Number(rows[0]!.n))
+      const subscribedOne = yield* counted("subscribers WHERE status = 'subscribed' AND email_list_id =", one.id)
+      const subscribedTwo = yield* counted("subscribers WHERE status = 'subscribed' AND email_list_id =", two.id)
+      const taggedOne = yield* counted("subscriber_tags WHERE tag_id =", tagOne.id)
+      const taggedTwo = yield* counted("subscriber_tags WHERE tag_id =", tagTwo.id)
+      expect([subscribedOne + subscribedTwo, taggedOne + taggedTwo]).toEqual([45, 48])
+      const read = Effect.all([subscribedCount(one.id), subscribedCount(two.id), taggedCount(tagOne.id), taggedCount(tagTwo.id)])
+      expect(yield* read).toEqual([subscribedOne, subscribedTwo, taggedOne, taggedTwo])
+      yield* fold
+      const left = yield* sql<{ readonly n: number }>`SELECT (SELECT count(*) FROM email_list_count_changes) + (SELECT count(*) FROM tag_count_changes) AS n`
+      expect(Number(left[0]!.n)).toBe(0)
+      const stored = yield* sql<{ readonly active: number; readonly unsubscribed: number }>`
+        SELECT active_subscribers_count AS active, unsubscribed_count AS unsubscribed FROM email_lists ORDER BY id`
+      expect(stored.map((row) => [Number(row.active), Number(row.unsubscribed)])).toEqual([[subscribedOne, 40 - subscribedOne], [subscribedTwo, 20 - subscribedTwo]])
+      const storedTags = yield* sql<{ readonly n: number }>`SELECT subscriber_count AS n FROM tags ORDER BY id`
+      expect(storedTags.map((row) => Number(row.n))).toEqual([taggedOne, taggedTwo])
+      expect(yield* read).toEqual([subscribedOne, subscribedTwo, taggedOne, taggedTwo])
+    }).pipe(Effect.provide(PostgresIsolatedStorage(url))), { timeout: 30_000 })
+})

@@ -1,0 +1,97 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Duration, Effect, Layer, Schedule } from "effect"
+
+/**
+ * Counter columns of rows that every writer of a list shares (a list's per-status counts, a tag's subscriber count),
+ * and the table their changes are recorded in on Postgres: `changes` has an id, `key` (the counted row's id) and, per
+ * counter, a column of the same name as `columns`' key.
+ */
+export interface SharedCounters {
+  readonly table: string
+  readonly changes: string
+  readonly key: string
+  /** change column → counter column */
+  readonly columns: Readonly<Record<string, string>>
+}
+
+/** How often recorded changes are added to their rows (Postgres). */
+const FOLD_EVERY = Duration.seconds(1)
+
+/**
+ * The SQL expression of the sum of some counters of the row aliased `alias`: the counters plus the changes recorded
+ * and not folded yet.
+ */
+export const countExpression = (counters: SharedCounters, alias: string, changeColumns: ReadonlyArray<string>): string => {
+  const stored = changeColumns.map((column) => `${alias}.${counters.columns[column]}`).join(" + ")
+  const changed = changeColumns.map((column) => `c.${column}`).join(" + ")
+  return `CAST(${stored} + (SELECT COALESCE(SUM(${changed}), 0) FROM ${counters.changes} c WHERE c.${counters.key} = ${alias}.id) AS INTEGER)`
+}
+
+/**
+ * Moves counters (row id → change column → by how much). Postgres records the changes in one insert: updating the
+ * shared rows would hold them until the commit, and every writer of the list would queue behind. SQLite has one
+ * writer at a time, so nobody waits for a row: they are updated, in id order.
+ */
+export const recordCountChanges = (
+  sql: SqlClient.SqlClient,
+  counters: SharedCounters,
+  changes: ReadonlyMap<number, ReadonlyMap<string, number>>
+): Effect.Effect<void, SqlError> => {
+  const moved = [...changes]
+    .map(([id, by]) => [id, [...by].filter(([, n]) => n !== 0)] as const)
+    .filter(([, by]) => by.length > 0)
+    .sort(([a], [b]) => a - b)
+  if (moved.length === 0) return Effect.void
+  return sql.onDialectOrElse({
+    pg: () =>
+      sql`INSERT INTO ${sql(counters.changes)} ${
+        sql.insert(moved.map(([id, by]) => ({
+          ...Object.fromEntries(Object.keys(counters.columns).map((column) => [column, 0])),
+          ...Object.fromEntries(by),
+          [counters.key]: id
+        })))
+      }`.pipe(Effect.asVoid),
+    orElse: () =>
+      Effect.forEach(moved, ([id, by]) =>
+        sql`UPDATE ${sql(counters.table)} SET ${
+          sql.literal(by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", "))
+        } WHERE id = ${id}`, { discard: true })
+  })
+}
+
+/**
+ * Adds the recorded changes to their rows in one statement (what it deletes is what it adds, so a change committed
+ * meanwhile waits for the next fold, and two folds never add one change twice). Postgres only.
+ */
+export const foldCountChanges = (sql: SqlClient.SqlClient, counters: SharedCounters): Effect.Effect<void, SqlError> => {
+  const columns = Object.keys(counters.columns)
+  return sql.unsafe(`WITH moved AS (DELETE FROM ${counters.changes} RETURNING ${counters.key}, ${columns.join(", ")}),
+      sums AS (SELECT ${counters.key}, ${columns.map((c) => `SUM(${c}) AS ${c}`).join(", ")} FROM moved GROUP BY ${counters.key})
+    UPDATE ${counters.table} SET ${columns.map((c) => `${counters.columns[c]} = ${counters.columns[c]} + sums.${c}`).join(", ")}
+    FROM sums WHERE ${counters.table}.id = sums.${counters.key}`).pipe(Effect.asVoid)
+}
+
+/** What a row's counters are read from: its table with each counter read as `countExpression`, under the table's name. */
+export const countedSource = (sql: SqlClient.SqlClient, counters: SharedCounters, as: Readonly<Record<string, ReadonlyArray<string>>>) =>
+  sql`(SELECT ${sql.literal(counters.table)}.*, ${
+    sql.literal(Object.entries(as).map(([name, columns]) => `${countExpression(counters, counters.table, columns)} AS ${name}`).join(", "))
+  } FROM ${sql.literal(counters.table)}) AS ${sql.literal(counters.table)}`
+
+/**
+ * On Postgres, folds the recorded changes of `counters` into their rows every second, so that reading a count adds
+ * up a second's changes at most. A failed fold (the database away) is tried again at the next; counts read meanwhile
+ * stay exact.
+ */
+export const countFolder = (all: ReadonlyArray<SharedCounters>): Layer.Layer<never, never, SqlClient.SqlClient> =>
+  Layer.scopedDiscard(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      if (!sql.onDialectOrElse({ pg: () => true, orElse: () => false })) return
+      yield* Effect.forEach(all, (counters) => foldCountChanges(sql, counters), { discard: true }).pipe(
+        Effect.ignore,
+        Effect.repeat(Schedule.spaced(FOLD_EVERY)),
+        Effect.forkScoped
+      )
+    })
+  )

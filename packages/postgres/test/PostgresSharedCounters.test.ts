@@ -51,36 +51,43 @@ describe("postgres shared counters", () => {
       const sql = yield* SqlClient.SqlClient
       const lists = yield* EmailListRepository
       const subscribers = yield* SubscriberRepository
-      const [one, two] = [yield* lists.insert(anEmailList({ name: "One" })), yield* lists.insert(anEmailList({ name: "Two" }))]
       const tags = yield* TagRepository
-      const [tagOne, tagTwo] = [(yield* tags.insertOrGet(aTag(one.id))).tag, (yield* tags.insertOrGet(aTag(two.id))).tag]
-      const writes = Array.from({ length: 60 }, (_, i) =>
+      const created = yield* Effect.forEach(["One", "Two", "Three", "Four"], (name) =>
         Effect.gen(function*() {
-          const [list, tag] = i % 3 === 0 ? [two, tagTwo] : [one, tagOne]
+          const list = yield* lists.insert(anEmailList({ name }))
+          return { list, tag: (yield* tags.insertOrGet(aTag(list.id))).tag }
+        }))
+      const writes = Array.from({ length: 80 }, (_, i) =>
+        Effect.gen(function*() {
+          const { list, tag } = created[i % created.length]!
           const inserted = yield* subscribeTagged(list.id, tag.id, `s${i}@example.com`)
-          // every fourth unsubscribes, every fifth loses its tag, each in a transaction of its own
-          if (i % 4 === 0) yield* subscribers.update(inserted, { ...inserted, unsubscribedAt: new Date(), updatedAt: new Date() })
+          // every third unsubscribes, every fifth loses its tag, each in a transaction of its own
+          if (i % 3 === 0) yield* subscribers.update(inserted, { ...inserted, unsubscribedAt: new Date(), updatedAt: new Date() })
           if (i % 5 === 0) yield* subscribers.removeTags(inserted.id, [tag.id])
         }))
+      // folds of several processes at once (each fold takes every list's and tag's row it has changes for)
       const fold = Effect.all([foldCountChanges(sql, LIST_COUNTS), foldCountChanges(sql, TAG_COUNTS)]).pipe(Effect.orDie)
-      yield* Effect.all([...writes, ...Array.from({ length: 10 }, () => fold)], { concurrency: 8 })
+      yield* Effect.all([...writes, ...Array.from({ length: 30 }, () => fold)], { concurrency: 10 })
       const counted = (condition: string, id: number) =>
         Effect.map(sql<{ readonly n: number }>`SELECT CAST(count(*) AS INTEGER) AS n FROM ${sql.literal(condition)} ${id}`, (rows) => Number(rows[0]!.n))
-      const subscribedOne = yield* counted("subscribers WHERE status = 'subscribed' AND email_list_id =", one.id)
-      const subscribedTwo = yield* counted("subscribers WHERE status = 'subscribed' AND email_list_id =", two.id)
-      const taggedOne = yield* counted("subscriber_tags WHERE tag_id =", tagOne.id)
-      const taggedTwo = yield* counted("subscriber_tags WHERE tag_id =", tagTwo.id)
-      expect([subscribedOne + subscribedTwo, taggedOne + taggedTwo]).toEqual([45, 48])
-      const read = Effect.all([subscribedCount(one.id), subscribedCount(two.id), taggedCount(tagOne.id), taggedCount(tagTwo.id)])
-      expect(yield* read).toEqual([subscribedOne, subscribedTwo, taggedOne, taggedTwo])
+      const expected = yield* Effect.forEach(created, ({ list, tag }) =>
+        Effect.all([
+          counted("subscribers WHERE status = 'subscribed' AND email_list_id =", list.id),
+          counted("subscribers WHERE status = 'unsubscribed' AND email_list_id =", list.id),
+          counted("subscriber_tags WHERE tag_id =", tag.id)
+        ]))
+      expect(expected.reduce((sum, [subscribed, unsubscribed, tagged]) => [sum[0]! + subscribed, sum[1]! + unsubscribed, sum[2]! + tagged], [0, 0, 0]))
+        .toEqual([53, 27, 64])
+      const read = Effect.forEach(created, ({ list, tag }) => Effect.all([subscribedCount(list.id), taggedCount(tag.id)]))
+      expect(yield* read).toEqual(expected.map(([subscribed, , tagged]) => [subscribed, tagged]))
       yield* fold
       const left = yield* sql<{ readonly n: number }>`SELECT (SELECT count(*) FROM email_list_count_changes) + (SELECT count(*) FROM tag_count_changes) AS n`
       expect(Number(left[0]!.n)).toBe(0)
       const stored = yield* sql<{ readonly active: number; readonly unsubscribed: number }>`
         SELECT active_subscribers_count AS active, unsubscribed_count AS unsubscribed FROM email_lists ORDER BY id`
-      expect(stored.map((row) => [Number(row.active), Number(row.unsubscribed)])).toEqual([[subscribedOne, 40 - subscribedOne], [subscribedTwo, 20 - subscribedTwo]])
+      expect(stored.map((row) => [Number(row.active), Number(row.unsubscribed)])).toEqual(expected.map(([subscribed, unsubscribed]) => [subscribed, unsubscribed]))
       const storedTags = yield* sql<{ readonly n: number }>`SELECT subscriber_count AS n FROM tags ORDER BY id`
-      expect(storedTags.map((row) => Number(row.n))).toEqual([taggedOne, taggedTwo])
-      expect(yield* read).toEqual([subscribedOne, subscribedTwo, taggedOne, taggedTwo])
+      expect(storedTags.map((row) => Number(row.n))).toEqual(expected.map(([, , tagged]) => tagged))
+      expect(yield* read).toEqual(expected.map(([subscribed, , tagged]) => [subscribed, tagged]))
     }).pipe(Effect.provide(PostgresIsolatedStorage(url))), { timeout: 30_000 })
 })

@@ -62,14 +62,17 @@ export const recordCountChanges = (
 
 /**
  * Adds the recorded changes to their rows in one statement (what it deletes is what it adds, so a change committed
- * meanwhile waits for the next fold, and two folds never add one change twice). Postgres only.
+ * meanwhile waits for the next fold, and two folds never add one change twice). The rows are locked in id order
+ * first: two processes' folds that updated the same rows in different orders would deadlock. Postgres only.
  */
 export const foldCountChanges = (sql: SqlClient.SqlClient, counters: SharedCounters): Effect.Effect<void, SqlError> => {
+  const { changes, key, table } = counters
   const columns = Object.keys(counters.columns)
-  return sql.unsafe(`WITH moved AS (DELETE FROM ${counters.changes} RETURNING ${counters.key}, ${columns.join(", ")}),
-      sums AS (SELECT ${counters.key}, ${columns.map((c) => `SUM(${c}) AS ${c}`).join(", ")} FROM moved GROUP BY ${counters.key})
-    UPDATE ${counters.table} SET ${columns.map((c) => `${counters.columns[c]} = ${counters.columns[c]} + sums.${c}`).join(", ")}
-    FROM sums WHERE ${counters.table}.id = sums.${counters.key}`).pipe(Effect.asVoid)
+  return sql.unsafe(`WITH moved AS (DELETE FROM ${changes} RETURNING ${key}, ${columns.join(", ")}),
+      sums AS (SELECT ${key}, ${columns.map((c) => `SUM(${c}) AS ${c}`).join(", ")} FROM moved GROUP BY ${key}),
+      locked AS (SELECT t.id FROM ${table} t JOIN sums ON sums.${key} = t.id ORDER BY t.id FOR UPDATE OF t)
+    UPDATE ${table} SET ${columns.map((c) => `${counters.columns[c]} = ${counters.columns[c]} + sums.${c}`).join(", ")}
+    FROM sums WHERE ${table}.id = sums.${key} AND ${table}.id IN (SELECT id FROM locked)`).pipe(Effect.asVoid)
 }
 
 /** What a row's counters are read from: its table with each counter read as `countExpression`, under the table's name. */

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
   createdEvent,
   deletedEvent,
@@ -89,6 +89,14 @@ export const SqlSubscriberRepository = Layer.effect(
       })
     const one = (rows: ReadonlyArray<unknown>) =>
       Effect.flatMap(decodeRows(rows), withTags).pipe(Effect.map((found) => Option.fromNullable(found[0])))
+    /** The subscribers where `condition` holds, each read with its tag names in one statement. */
+    const findWithTags = (condition: Statement.Fragment, order: Statement.Fragment = sql``) =>
+      Effect.flatMap(
+        sql`SELECT subscribers.*, ${tagNamesColumn} AS tag_names FROM subscribers WHERE ${condition} ${order}`,
+        decodePage
+      ).pipe(Effect.map((rows) => rows.map(({ listTotal: _, tagNames, ...row }) => new Subscriber({ ...row, tags: tagNames }, true))))
+    const findOneWithTags = (condition: Statement.Fragment) =>
+      Effect.map(findWithTags(condition), (found) => Option.fromNullable(found[0]))
 
     const shift = (emailListId: number, from: SubscriberStatus | null, to: SubscriberStatus | null) =>
       shiftListCount(sql, emailListId, from, to)
@@ -178,18 +186,12 @@ export const SqlSubscriberRepository = Layer.effect(
           ),
           Effect.orDie
         ),
-      findById: (id) => Effect.flatMap(sql`SELECT * FROM subscribers WHERE id = ${id}`, one).pipe(Effect.orDie),
-      findByUuid: (uuid) => Effect.flatMap(sql`SELECT * FROM subscribers WHERE uuid = ${uuid}`, one).pipe(Effect.orDie),
-      findByEmail: (emailListId, email) =>
-        Effect.flatMap(sql`SELECT * FROM subscribers WHERE email_list_id = ${emailListId} AND email = ${email}`, one)
-          .pipe(Effect.orDie),
+      findById: (id) => findOneWithTags(sql`id = ${id}`).pipe(Effect.orDie),
+      findByUuid: (uuid) => findOneWithTags(sql`uuid = ${uuid}`).pipe(Effect.orDie),
+      findByEmail: (emailListId, email) => findOneWithTags(sql`email_list_id = ${emailListId} AND email = ${email}`).pipe(Effect.orDie),
       findAllByEmail: (email) =>
         // one probe of (email_list_id, email) per list: there is no index on the address alone
-        sql`SELECT * FROM subscribers WHERE email_list_id IN (SELECT id FROM email_lists) AND email = ${email} ORDER BY id`.pipe(
-          Effect.flatMap(decodeRows),
-          Effect.flatMap(withTags),
-          Effect.orDie
-        ),
+        findWithTags(sql`email_list_id IN (SELECT id FROM email_lists) AND email = ${email}`, sql`ORDER BY id`).pipe(Effect.orDie),
       delete: (id) =>
         Effect.gen(function*() {
           const deleted = yield* sql<{

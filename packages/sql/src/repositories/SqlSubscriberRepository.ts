@@ -8,7 +8,6 @@ import {
   Subscriber,
   type SubscriberChanges,
   type SubscriberCriteria,
-  SubscriberId,
   SubscriberRepository,
   type SubscriberSort,
   subscriberStatus,
@@ -27,7 +26,6 @@ const SubscriberRow = Schema.Struct({
   ...Subscriber.fields,
   extraAttributes: Schema.parseJson(ExtraAttributes)
 }).omit("tags")
-type SubscriberRow = typeof SubscriberRow.Type
 
 /** A subscriber's tag names as a JSON array: Postgres' driver parses it, SQLite's returns its text. */
 const TagNames = Schema.Union(Schema.Array(Schema.String), Schema.parseJson(Schema.Array(Schema.String)))
@@ -39,7 +37,6 @@ const PageRow = Schema.Struct({
   listTotal: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
 })
 
-const TagsOf = Schema.Struct({ id: SubscriberId, tagNames: TagNames })
 const TagRef = Schema.Struct({ tagId: TagId })
 
 
@@ -60,10 +57,9 @@ const isUniqueViolation = (error: unknown): boolean =>
 /**
  * SubscriberRepository over SqlClient. Status is stored next to its timestamps for indexed filtering, and every
  * write adjusts the list's per-status counters and tags' subscriber counts by the rows it actually changed, so
- * counts stay exact and are read without counting a million rows. The list's counters move through `shiftListCount`
- * (on Postgres a recorded change, so that writers of one list do not queue for its row). Tags' counter rows are shared
- * by every writer of a list, and Postgres holds an updated row until the commit, so each write adjusts them after its
- * other statements, in id order: writers that took them in opposite orders deadlocked.
+ * counts stay exact and are read without counting a million rows. Those counters move through `shiftListCount` and
+ * `moveTagCounts`: on Postgres recorded changes, so that writers of one list do not queue for its rows until they
+ * commit; on SQLite updates of the rows, after the write's other statements, the list's before its tags' in id order.
  */
 export const SqlSubscriberRepository = Layer.effect(
   SubscriberRepository,
@@ -74,21 +70,9 @@ export const SqlSubscriberRepository = Layer.effect(
     /** The row's tag names in tag order, as a JSON array (SQLite's json_group_array, Postgres' json_agg). */
     const tagNamesColumn = sql.literal(`COALESCE((SELECT ${sql.onDialectOrElse({ pg: () => "json_agg", orElse: () => "json_group_array" })}(t.name ORDER BY t.name_key, t.name)
       FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = subscribers.id), '[]')`)
-    const decodeTagsOf = Schema.decodeUnknown(Schema.Array(TagsOf))
     const decodeTagRefs = Schema.decodeUnknown(Schema.Array(TagRef))
     const encodeAttributes = Schema.encode(Schema.parseJson(ExtraAttributes))
 
-    const withTags = (rows: ReadonlyArray<SubscriberRow>) =>
-      Effect.gen(function*() {
-        if (rows.length === 0) return []
-        const tagged = yield* decodeTagsOf(
-          yield* sql`SELECT id, ${tagNamesColumn} AS tag_names FROM subscribers WHERE id IN ${sql.in(rows.map((row) => row.id))}`
-        )
-        const tagsById = new Map(tagged.map(({ id, tagNames }) => [id, tagNames]))
-        return rows.map((row) => new Subscriber({ ...row, tags: tagsById.get(row.id) ?? [] }, true))
-      })
-    const one = (rows: ReadonlyArray<unknown>) =>
-      Effect.flatMap(decodeRows(rows), withTags).pipe(Effect.map((found) => Option.fromNullable(found[0])))
     /** The subscribers where `condition` holds, each read with its tag names in one statement. */
     const findWithTags = (condition: Statement.Fragment, order: Statement.Fragment = sql``) =>
       Effect.flatMap(
@@ -139,7 +123,7 @@ export const SqlSubscriberRepository = Layer.effect(
         updatedAt: changes.updatedAt.toISOString()
       }))
 
-    /** Detaches and attaches tags; events first, the tags' counter rows last (after any list row the caller took). */
+    /** Detaches and attaches tags; events first, the tags' counts last (after any list count the caller moved). */
     const changeTags: SubscriberRepository["Type"]["changeTags"] = (id, { add, remove }) =>
       Effect.gen(function*() {
         const removed = remove.length === 0 ? [] : yield* tagIdsOf(yield* sql`DELETE FROM subscriber_tags
@@ -174,11 +158,11 @@ export const SqlSubscriberRepository = Layer.effect(
             WHERE id = ${previous.id} AND status = ${from} AND NOT EXISTS (
               SELECT 1 FROM subscribers other
               WHERE other.email_list_id = ${previous.emailListId} AND other.email = ${row.email} AND other.id <> ${previous.id}
-            ) RETURNING *`
+            ) RETURNING id`
           if (updated.length === 0) return Option.none()
           yield* insertEvents(sql, statusEvents(previous, from, row.status, changes.updatedAt))
           yield* shift(previous.emailListId, from, row.status)
-          return yield* one(updated)
+          return yield* findOneWithTags(sql`id = ${previous.id}`)
         }).pipe(
           Effect.catchIf(
             (error) => error._tag === "SqlError" && isUniqueViolation(error),
@@ -209,7 +193,7 @@ export const SqlSubscriberRepository = Layer.effect(
           // its mails go with it (a campaign's counters keep what they counted)
           yield* sql`DELETE FROM campaign_clicks WHERE send_id IN (SELECT id FROM sends WHERE subscriber_id = ${id})`
           yield* sql`DELETE FROM sends WHERE subscriber_id = ${id}`
-          // the shared counter rows last (the list's, then its tags'), so that concurrent writers wait for them briefly
+          // the counts last, the list's then its tags', as every write moves them
           yield* shift(deleted[0]!.emailListId, deleted[0]!.status, null)
           yield* countTags(untagged, [])
           return true

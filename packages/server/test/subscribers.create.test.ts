@@ -96,6 +96,11 @@ describe.each(stores)("POST subscribers on %s", (store) => {
         const fetched = yield* call("GET", `/api/subscribers/${r.body.data.uuid}`)
         expectStatus(fetched, 200)
         expect(fetched.body.data).toEqual(r.body.data)
+        // existing tags keep their stored names; repeats and blanks go; new ones are created as given (trimmed)
+        const second = yield* subscribe(list.uuid, { email: unique("second") + "@example.com", tags: ["VIP", " Beta ", "beta", "", "Alpha"] })
+        expectStatus(second, 201)
+        expect(second.body.data.tags).toEqual(["alpha", "Beta", "vip"])
+        expect((yield* call("GET", `/api/subscribers/${second.body.data.uuid}`)).body.data).toEqual(second.body.data)
       }))
 
     it.effect("nullable fields accept null, extra_attributes accepts [] as empty", () =>

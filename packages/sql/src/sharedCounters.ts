@@ -31,7 +31,7 @@ export const countExpression = (counters: SharedCounters, alias: string, changeC
 /**
  * Moves counters (row id → change column → by how much). Postgres records the changes in one insert: updating the
  * shared rows would hold them until the commit, and every writer of the list would queue behind. SQLite has one
- * writer at a time, so nobody waits for a row: they are updated, in id order.
+ * writer at a time, so nobody waits for a row: they are updated, one statement for the rows moved by the same amounts.
  */
 export const recordCountChanges = (
   sql: SqlClient.SqlClient,
@@ -52,11 +52,16 @@ export const recordCountChanges = (
           [counters.key]: id
         })))
       }`.pipe(Effect.asVoid),
-    orElse: () =>
-      Effect.forEach(moved, ([id, by]) =>
-        sql`UPDATE ${sql(counters.table)} SET ${
-          sql.literal(by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", "))
-        } WHERE id = ${id}`, { discard: true })
+    orElse: () => {
+      // rows moved by the same amounts share one UPDATE
+      const updates = new Map<string, Array<number>>()
+      for (const [id, by] of moved) {
+        const set = by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", ")
+        updates.set(set, [...(updates.get(set) ?? []), id])
+      }
+      return Effect.forEach(updates, ([set, ids]) =>
+        sql`UPDATE ${sql(counters.table)} SET ${sql.literal(set)} WHERE id IN ${sql.in(ids)}`, { discard: true })
+    }
   })
 }
 

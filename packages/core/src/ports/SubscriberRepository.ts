@@ -2,10 +2,14 @@ import { Context, type Effect, type Option } from "effect"
 import type { Page } from "../domain/CollectionQuery.js"
 import type { EmailListId, SubscriberId, SubscriberUuid, TagId } from "../domain/Ids.js"
 import type { Subscriber } from "../domain/Subscriber.js"
+import type { Tag } from "../domain/Tag.js"
 import type { SubscriberCriteria, SubscriberPageQuery } from "../domain/SubscriberCriteria.js"
 
 /** A subscriber before the store has given it an id (tags are attached separately). */
 export type NewSubscriber = Omit<Subscriber, "id" | "tags">
+
+/** A tag as a change of a subscriber's tags names it (its events carry the name). */
+export type TagRef = Pick<Tag, "id" | "name" | "emailListId">
 
 /** The writable fields of a subscriber. */
 export type SubscriberChanges = Pick<
@@ -39,7 +43,7 @@ export class SubscriberRepository extends Context.Tag("@mailroom/SubscriberRepos
   /** Detaches `remove` and attaches `add` in one step (`tag.removed` events before `tag.added`). */
   readonly changeTags: (
     id: SubscriberId,
-    change: { readonly add: ReadonlyArray<TagId>; readonly remove: ReadonlyArray<TagId> }
+    change: { readonly add: ReadonlyArray<TagRef>; readonly remove: ReadonlyArray<TagRef> }
   ) => Effect.Effect<void>
   /** The ids of the subscriber's tags. */
   readonly tagIds: (id: SubscriberId) => Effect.Effect<ReadonlyArray<TagId>>

@@ -26,7 +26,8 @@ export class SubscriberTags extends Effect.Service<SubscriberTags>()("@mailroom/
 
     /**
      * `add` attaches the named tags (creating them), `remove` detaches matching ones (unknown names ignored),
-     * `replace` makes the given names the subscriber's user tags (system tags stay).
+     * `replace` makes the given names the subscriber's user tags (system tags stay). Returns the named tags, now all
+     * attached (none for `remove`).
      */
     const sync = Effect.fn("SubscriberTags.sync")(function*(
       list: EmailList,
@@ -40,14 +41,15 @@ export class SubscriberTags extends Effect.Service<SubscriberTags>()("@mailroom/
         const keys = new Set(names.map(tagKey))
         const ids = found.filter((tag) => keys.has(tagKey(tag.name))).map((tag) => tag.id)
         if (ids.length > 0) yield* subscribers.removeTags(subscriber.id, ids)
-        return
+        return []
       }
       const wanted = names.length === 0 ? [] : yield* tags.ensure(list.id, names, "default", yield* now)
       const keep = new Set(wanted.map((tag) => tag.id))
       const current = mode === "replace" && subscriber.tags.length > 0 ? yield* tags.findByRefs(list.id, subscriber.tags) : []
-      const drop = current.filter((tag) => tag.type === "default" && !keep.has(tag.id)).map((tag) => tag.id)
+      const drop = current.filter((tag) => tag.type === "default" && !keep.has(tag.id))
       // one step, so that the tags' counts move in one order whatever is dropped and added
-      if (drop.length > 0 || wanted.length > 0) yield* subscribers.changeTags(subscriber.id, { add: wanted.map((tag) => tag.id), remove: drop })
+      if (drop.length > 0 || wanted.length > 0) yield* subscribers.changeTags(subscriber.id, { add: wanted, remove: drop })
+      return wanted
     })
 
     return { sync } as const

@@ -3,10 +3,11 @@ import type { SubscriberQuery } from "../domain/Collections.js"
 import { normalizeEmail } from "../domain/Email.js"
 import type { EmailList } from "../domain/EmailList.js"
 import { newUuid, type SubscriberUuid } from "../domain/Ids.js"
-import type { Subscriber } from "../domain/Subscriber.js"
+import { Subscriber } from "../domain/Subscriber.js"
 import type { SubscriberChanges } from "../ports/SubscriberRepository.js"
 import type { SubscriberInput, SubscriberUpdateInput } from "../domain/SubscriberInput.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
+import { compareTagNames } from "../domain/Tag.js"
 import { ValidationError } from "../errors/ValidationError.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
@@ -91,10 +92,15 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
           updatedAt: at
         })
         if (Option.isSome(inserted)) {
-          const tagged = input.tags !== undefined && input.tags.length > 0
-          if (tagged) yield* tagging.sync(list, inserted.value, input.tags!, "add")
-          if (confirm) yield* confirmations.request(inserted.value)
-          return { list, subscriber: tagged ? yield* reload(inserted.value) : inserted.value, created: true }
+          // a subscriber this transaction created has exactly the tags it gave: no need to read them back
+          const added = input.tags === undefined || input.tags.length === 0
+            ? []
+            : yield* tagging.sync(list, inserted.value, input.tags, "add")
+          const subscriber = added.length === 0
+            ? inserted.value
+            : new Subscriber({ ...inserted.value, tags: added.map((tag) => tag.name).sort(compareTagNames) }, true)
+          if (confirm) yield* confirmations.request(subscriber)
+          return { list, subscriber, created: true }
         }
         const existing = yield* repo.findByEmail(list.id, email)
         // deleted since the insert found it: try again

@@ -11,6 +11,7 @@ import {
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
 import { nameKey } from "../nameKey.js"
+import { tagNameOrder } from "../tagNameOrder.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
 const SegmentRow = Schema.Struct({
@@ -36,7 +37,7 @@ export const SqlSegmentRepository = Layer.effect(
         const tags = yield* decodeTags(
           yield* sql`SELECT st.segment_id, st.tag_id, st.positive, t.name FROM segment_tags st
                      JOIN tags t ON t.id = st.tag_id
-                     WHERE st.segment_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY t.name_key, t.name`
+                     WHERE st.segment_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY ${sql.literal(tagNameOrder(sql, "t"))}`
         )
         const of = (id: number, positive: boolean): Array<SegmentTag> =>
           tags.filter((tag) => tag.segmentId === id && tag.positive === positive).map((tag) => ({

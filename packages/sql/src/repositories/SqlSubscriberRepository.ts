@@ -2,6 +2,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import {
   createdEvent,
   deletedEvent,
+  type EmailListId,
   ExtraAttributes,
   statusEvents,
   tagEvents,
@@ -12,7 +13,8 @@ import {
   type SubscriberSort,
   subscriberStatus,
   type SubscriberStatus,
-  TagId
+  TagId,
+  type TagRef
 } from "@mailroom/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
@@ -20,6 +22,7 @@ import { moveTagCounts } from "../moveTagCounts.js"
 import { orderClause } from "../selectPage.js"
 import { listCountExpression, shiftListCount } from "../listCounts.js"
 import { searchKey } from "../subscriberColumns.js"
+import { tagNameOrder } from "../tagNameOrder.js"
 import { subscriberConditions } from "../subscriberConditions.js"
 
 const SubscriberRow = Schema.Struct({
@@ -37,7 +40,7 @@ const PageRow = Schema.Struct({
   listTotal: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
 })
 
-const TagRef = Schema.Struct({ tagId: TagId })
+const TagIdRow = Schema.Struct({ tagId: TagId })
 
 
 const sorts: { readonly [K in SubscriberSort]: string } = {
@@ -67,10 +70,10 @@ export const SqlSubscriberRepository = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const decodeRows = Schema.decodeUnknown(Schema.Array(SubscriberRow))
     const decodePage = Schema.decodeUnknown(Schema.Array(PageRow))
-    /** The row's tag names in tag order, as a JSON array (SQLite's json_group_array, Postgres' json_agg). */
-    const tagNamesColumn = sql.literal(`COALESCE((SELECT ${sql.onDialectOrElse({ pg: () => "json_agg", orElse: () => "json_group_array" })}(t.name ORDER BY t.name_key, t.name)
+    /** The row's tag names in tag order (`compareTagNames`), as a JSON array (SQLite's json_group_array, Postgres' json_agg). */
+    const tagNamesColumn = sql.literal(`COALESCE((SELECT ${sql.onDialectOrElse({ pg: () => "json_agg", orElse: () => "json_group_array" })}(t.name ORDER BY ${tagNameOrder(sql, "t")})
       FROM subscriber_tags st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = subscribers.id), '[]')`)
-    const decodeTagRefs = Schema.decodeUnknown(Schema.Array(TagRef))
+    const decodeTagIds = Schema.decodeUnknown(Schema.Array(TagIdRow))
     const encodeAttributes = Schema.encode(Schema.parseJson(ExtraAttributes))
 
     /** The subscribers where `condition` holds, each read with its tag names in one statement. */
@@ -86,7 +89,7 @@ export const SqlSubscriberRepository = Layer.effect(
       shiftListCount(sql, emailListId, from, to)
     /** The tag ids of `RETURNING tag_id` rows. */
     const tagIdsOf = (rows: ReadonlyArray<unknown>) =>
-      Effect.map(decodeTagRefs(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
+      Effect.map(decodeTagIds(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
 
     /** Moves the tags' counts by the links removed and added. */
     const countTags = (removed: ReadonlyArray<number>, added: ReadonlyArray<number>) => {
@@ -97,18 +100,29 @@ export const SqlSubscriberRepository = Layer.effect(
       return moveTagCounts(sql, delta)
     }
 
-    /** Records a subscriber's tag.removed and tag.added events, with one look-up of the tags' names. */
-    const tagsChanged = (subscriberId: number, removed: ReadonlyArray<number>, added: ReadonlyArray<number>) =>
+    /** Records a subscriber's tag.removed and tag.added events for the links that changed (`removed`, `added`). */
+    const tagsChanged = (
+      subscriberId: number,
+      tags: ReadonlyArray<TagRef>,
+      removed: ReadonlyArray<number>,
+      added: ReadonlyArray<number>
+    ) =>
       Effect.gen(function*() {
         if (removed.length + added.length === 0) return
-        const found = (yield* sql<{ readonly id: number; readonly name: string; readonly emailListId: number }>`
-          SELECT id, name, email_list_id FROM tags WHERE id IN ${sql.in([...removed, ...added])} ORDER BY id`)
-          .map((tag) => ({ id: Number(tag.id), name: tag.name, emailListId: Number(tag.emailListId) }))
         const at = new Date(yield* Clock.currentTimeMillis)
-        const subscriber = { id: subscriberId, emailListId: found[0]?.emailListId ?? 0 }
-        const named = (ids: ReadonlyArray<number>) => found.filter((tag) => ids.includes(tag.id)).map(({ id, name }) => ({ id, name }))
+        const subscriber = { id: subscriberId, emailListId: tags[0]?.emailListId ?? 0 }
+        const named = (ids: ReadonlyArray<number>) =>
+          [...new Map(tags.filter((tag) => ids.includes(tag.id)).map(({ id, name }) => [id as number, { id, name }])).values()]
+            .sort((a, b) => a.id - b.id)
         yield* insertEvents(sql, [...tagEvents("tag.removed", subscriber, named(removed), at), ...tagEvents("tag.added", subscriber, named(added), at)])
       })
+
+    /** The tags with these ids, as a change of a subscriber's tags names them. */
+    const tagRefs = (ids: ReadonlyArray<TagId>) =>
+      ids.length === 0 ? Effect.succeed([]) : sql<{ readonly id: number; readonly name: string; readonly emailListId: number }>`
+        SELECT id, name, email_list_id FROM tags WHERE id IN ${sql.in(ids)}`.pipe(
+          Effect.map((rows) => rows.map((tag): TagRef => ({ id: Number(tag.id) as TagId, name: tag.name, emailListId: Number(tag.emailListId) as EmailListId })))
+        )
 
     const columns = (changes: SubscriberChanges) =>
       Effect.map(encodeAttributes(changes.extraAttributes), (extraAttributes) => ({
@@ -127,10 +141,10 @@ export const SqlSubscriberRepository = Layer.effect(
     const changeTags: SubscriberRepository["Type"]["changeTags"] = (id, { add, remove }) =>
       Effect.gen(function*() {
         const removed = remove.length === 0 ? [] : yield* tagIdsOf(yield* sql`DELETE FROM subscriber_tags
-          WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove)} RETURNING tag_id`)
+          WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove.map((tag) => tag.id))} RETURNING tag_id`)
         const added = add.length === 0 ? [] : yield* tagIdsOf(yield* sql`INSERT INTO subscriber_tags
-          ${sql.insert([...new Set(add)].map((tagId) => ({ subscriberId: id, tagId })))} ON CONFLICT DO NOTHING RETURNING tag_id`)
-        yield* tagsChanged(id, removed, added)
+          ${sql.insert([...new Set(add.map((tag) => tag.id))].map((tagId) => ({ subscriberId: id, tagId })))} ON CONFLICT DO NOTHING RETURNING tag_id`)
+        yield* tagsChanged(id, [...remove, ...add], removed, added)
         yield* countTags(removed, added)
       }).pipe(Effect.orDie)
 
@@ -198,8 +212,8 @@ export const SqlSubscriberRepository = Layer.effect(
           yield* countTags(untagged, [])
           return true
         }).pipe(Effect.orDie),
-      addTags: (id, tagIds) => changeTags(id, { add: tagIds, remove: [] }),
-      removeTags: (id, tagIds) => changeTags(id, { add: [], remove: tagIds }),
+      addTags: (id, tagIds) => Effect.flatMap(tagRefs(tagIds).pipe(Effect.orDie), (add) => changeTags(id, { add, remove: [] })),
+      removeTags: (id, tagIds) => Effect.flatMap(tagRefs(tagIds).pipe(Effect.orDie), (remove) => changeTags(id, { add: [], remove })),
       changeTags,
       tagIds: (id) =>
         sql<{ readonly tagId: TagId }>`SELECT tag_id FROM subscriber_tags WHERE subscriber_id = ${id}`.pipe(

@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlBoolean } from "../columns.js"
 import { TAG_COUNTS } from "../moveTagCounts.js"
 import { withNameKey } from "../nameKey.js"
+import { tagNameOrder } from "../tagNameOrder.js"
 import { countedSource } from "../sharedCounters.js"
 import { containsPattern, selectPage } from "../selectPage.js"
 
@@ -44,7 +45,7 @@ export const SqlTagRepository = Layer.effect(
       Result: FromRow,
       execute: ({ emailListId, refs }) =>
         sql`SELECT * FROM ${tags} WHERE email_list_id = ${emailListId}
-            AND (name_key IN ${sql.in(refs)} OR uuid IN ${sql.in(refs)}) ORDER BY name_key, name, id`
+            AND (name_key IN ${sql.in(refs)} OR uuid IN ${sql.in(refs)}) ORDER BY ${sql.literal(tagNameOrder(sql, "tags"))}, id`
     })
     const findById = SqlSchema.findOne({
       Request: TagId,
@@ -79,10 +80,16 @@ export const SqlTagRepository = Layer.effect(
           })),
           Effect.orDie
         ),
+      // the usual case (a sign-up form's tags exist) is one look-up; missing tags are inserted, then all read again
       ensure: (emailListId, names, type, at) =>
         Effect.gen(function*() {
           if (names.length === 0) return []
-          const rows = names.map((name) => ({
+          const keys = [...new Set(names.map(tagKey))]
+          const found = yield* byNames({ emailListId, keys })
+          if (found.length === keys.length) return found
+          const have = new Set(found.map((tag) => tagKey(tag.name)))
+          const missing = new Map(names.filter((name) => !have.has(tagKey(name))).map((name) => [tagKey(name), name] as const))
+          const rows = [...missing.values()].map((name) => ({
             uuid: newUuid(),
             emailListId,
             name: name.trim(),
@@ -94,7 +101,7 @@ export const SqlTagRepository = Layer.effect(
             updatedAt: at.toISOString()
           }))
           yield* sql`INSERT INTO tags ${sql.insert(rows)} ON CONFLICT DO NOTHING`
-          return yield* byNames({ emailListId, keys: names.map(tagKey) })
+          return yield* byNames({ emailListId, keys })
         }).pipe(Effect.orDie),
       update: (id, changes) => update({ id, row: changes }).pipe(Effect.orDie),
       findById: (id) => findById(id).pipe(Effect.orDie),

@@ -128,7 +128,8 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
         setTags(id, new Set([...before].filter((tag) => !tagIds.includes(tag as TagId))))
         tagChanged("tag.removed", id, [...before].filter((tag) => tagIds.includes(tag as TagId)), at)
       })),
-    changeTags: (id, { add, remove }) => Effect.zipRight(repository.removeTags(id, remove), repository.addTags(id, add)),
+    changeTags: (id, { add, remove }) =>
+      Effect.zipRight(repository.removeTags(id, remove.map((tag) => tag.id)), repository.addTags(id, add.map((tag) => tag.id))),
     tagIds: (id) => Effect.sync(() => [...tagIdsOf(id)] as Array<TagId>),
     page: (query) =>
       Effect.sync(() =>

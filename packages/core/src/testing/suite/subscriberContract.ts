@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
 import type { EmailListId, SubscriberId, SubscriberUuid, TagId } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
+import { compareTagNames } from "../../domain/Tag.js"
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
 import { TagRepository } from "../../ports/TagRepository.js"
 import { Transactor } from "../../ports/Transactor.js"
@@ -191,6 +192,21 @@ export const subscriberContract = (makeStorage: MakeStorage) =>
         yield* repo.removeTags(saved.id, [alpha!, gamma!])
         expect(Option.getOrThrow(yield* repo.findByEmail(one, saved.email)).tags).toEqual([])
         expect(yield* repo.tagIds(saved.id)).toEqual([])
+      })))
+
+    it.effect("orders tag names by code point, as compareTagNames does", () =>
+      run(Effect.gen(function*() {
+        const repo = yield* SubscriberRepository
+        const one = yield* aList
+        // U+FF42 sorts before U+1F600 by code point, after it by UTF-16 unit; "a-c" before "ab" (no locale rules)
+        const names = ["\u{1F600} smile", "\uFF42 wide", "ab", "a-c", "Zed"]
+        const tags = yield* tagsOf(one, ...names)
+        const saved = yield* subscribe(one)
+        yield* repo.addTags(saved.id, tags.map((tag) => tag!))
+        const expected = ["a-c", "ab", "Zed", "\uFF42 wide", "\u{1F600} smile"]
+        expect([...names].sort(compareTagNames)).toEqual(expected)
+        expect(Option.getOrThrow(yield* repo.findById(saved.id)).tags).toEqual(expected)
+        expect((yield* page({ emailListId: one })).items[0]?.tags).toEqual(expected)
       })))
 
     it.effect("keeps the list's active count and per-status counts exact through every write", () =>

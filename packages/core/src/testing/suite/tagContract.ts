@@ -185,10 +185,10 @@ export const tagContract = (makeStorage: MakeStorage) =>
         expect(yield* subscribers.tagIds(s1.id)).toEqual([b.id])
 
         // one step that drops one tag and adds another, and one that adds a tag already there
-        yield* subscribers.changeTags(s1.id, { remove: [b.id], add: [a.id] })
-        yield* subscribers.changeTags(s1.id, { remove: [], add: [a.id] })
+        yield* subscribers.changeTags(s1.id, { remove: [b], add: [a] })
+        yield* subscribers.changeTags(s1.id, { remove: [], add: [a] })
         expect([yield* countOf(a.id), yield* countOf(b.id)]).toEqual([2, 0])
-        yield* subscribers.changeTags(s1.id, { remove: [a.id], add: [b.id] })
+        yield* subscribers.changeTags(s1.id, { remove: [a], add: [b] })
         expect([yield* countOf(a.id), yield* countOf(b.id)]).toEqual([1, 1])
         expect(yield* subscribers.tagIds(s1.id)).toEqual([b.id])
 

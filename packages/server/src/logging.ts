@@ -1,4 +1,5 @@
 import { Cause, FiberRef, HashMap, HashSet, Inspectable, Layer, List, Logger, LogLevel } from "effect"
+import { prettyLineLogger } from "./prettyLineLogger.js"
 import type { LogFormat, LogLevelName } from "./ServerConfig.js"
 
 const LEVELS: Record<LogLevelName, LogLevel.LogLevel> = {
@@ -27,12 +28,15 @@ export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel,
     line["spans"] = Object.fromEntries(List.toArray(spans).map((span) => [span.label, now - span.startTime]))
   }
   if (!Cause.isEmpty(cause)) line["cause"] = Cause.pretty(cause, { renderErrorCause: true })
-  globalThis.console.log(Inspectable.stringifyCircular(line))
+  process.stdout.write(`${Inspectable.stringifyCircular(line)}\n`)
 })
+
+/** Effect's human format, each entry written to stdout at once (colored on a terminal). */
+const prettyStdoutLogger = prettyLineLogger((text) => process.stdout.write(text), process.stdout.isTTY === true)
 
 /**
  * The logger of LOG_FORMAT at LOG_LEVEL: `json` replaces the default (or the runtime's pretty) logger with
- * `jsonLineLogger`; `pretty` uses Effect's human format. Provided outermost, so every line of the process, the start
+ * `jsonLineLogger`; `pretty` with Effect's human format written in one piece (`prettyLineLogger`). Provided outermost, so every line of the process, the start
  * included, goes through it.
  */
 export const LoggingLive = (options: { readonly format: LogFormat; readonly level: LogLevelName }): Layer.Layer<never> =>
@@ -41,7 +45,7 @@ export const LoggingLive = (options: { readonly format: LogFormat; readonly leve
       loggers.pipe(
         HashSet.remove(Logger.defaultLogger),
         HashSet.remove(Logger.prettyLoggerDefault),
-        HashSet.add(options.format === "json" ? jsonLineLogger : Logger.prettyLoggerDefault)
+        HashSet.add(options.format === "json" ? jsonLineLogger : prettyStdoutLogger)
       )),
     Logger.minimumLogLevel(LEVELS[options.level])
   )

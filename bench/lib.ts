@@ -123,11 +123,13 @@ export const NODE_FLAGS = CONFIG.node_flags
  * Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database, with the
  * node flags and malloc arenas `npm start` uses; BENCH_NODE_ARGS replaces the flags (e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof`, or "none"), MALLOC_ARENA_MAX the arenas, BENCH_SCRIPT the compiled server (a copy of another
- * build's `packages/server/dist` inside the repository, to compare builds run by run).
+ * build's `packages/server/dist` inside the repository, to compare builds run by run). Requests are logged, as `npm
+ * start` does by default (LOG_REQUESTS=false in the environment turns it off); the log goes to /dev/null unless
+ * BENCH_STDOUT is set.
  */
 export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
   spawn("node", [...nodeArgs(), process.env["BENCH_SCRIPT"] ?? "packages/server/dist/mailroom.mjs", command], {
-    env: { MALLOC_ARENA_MAX: CONFIG.malloc_arena_max, ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, LOG_REQUESTS: "false", ...env },
+    env: { MALLOC_ARENA_MAX: CONFIG.malloc_arena_max, ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, ...env },
     stdio: ["ignore", process.env["BENCH_STDOUT"] ? "inherit" : "ignore", "inherit"]
   })
 

@@ -13,7 +13,8 @@ const effectsOutput = <A, E>(effect: Effect.Effect<A, E>, colors: boolean) =>
       text += formatWithOptions({ colors }, ...args).split("\n").map((line) => indent + line).join("\n") + "\n"
     }
     const unsafe = { ...globalThis.console, log, group: () => void (indent += "  "), groupEnd: () => void (indent = indent.slice(2)) }
-    const console = { ...Console.defaultConsole, unsafe } as unknown as Console.Console
+    // the pretty logger uses only the console's `unsafe` side
+    const console = { [Console.TypeId]: Console.TypeId, unsafe } as unknown as Console.Console
     yield* effect.pipe(
       Effect.withConsole(console),
       Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ colors }))),

@@ -11,7 +11,9 @@ export const SubscriberResource = Schema.Struct({
   first_name: Schema.NullOr(Schema.String),
   last_name: Schema.NullOr(Schema.String),
   extra_attributes: Schema.Union(Schema.Record({ key: Schema.String, value: JsonValue }), Schema.Tuple()),
-  tags: Schema.Array(Schema.String),
+  tags: Schema.Array(Schema.String).annotations({
+    description: "The subscriber's tag names, ordered case-insensitively, by code point (the same order on every store)."
+  }),
   subscribed_at: Schema.NullOr(Schema.String),
   unsubscribed_at: Schema.NullOr(Schema.String),
   created_at: Schema.String,

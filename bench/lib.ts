@@ -172,6 +172,26 @@ const statusMb = (pid: number | undefined, field: string): number => {
   }
 }
 
+/** CPU time a running process has used so far (user and system, every thread) in ms, from /proc (NaN where it is missing). */
+export const cpuMs = (pid: number | undefined): number => {
+  try {
+    // the fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14th and 15th
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** The kernel's clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
 /** Peak resident memory (VmHWM) of a running process in MB, from /proc (0 where /proc is missing). */
 export const peakRssMb = (pid: number | undefined): number => statusMb(pid, "VmHWM")
 

@@ -4,11 +4,11 @@
  * 8 concurrent clients (each its own keep-alive connection and its own API token, as separate applications would be).
  * The server runs as `npm start` does, in its own process. Each read first runs 1 s unmeasured (a fresh process's code is
  * not optimised yet and Postgres' buffers are cold), and the load generator's ceiling is measured first against a
- * bare node:http server.
+ * bare node:http server. Each row also gives the server process's CPU time a request (from /proc, every thread).
  * Usage: npm run bench:subscribers [-- --count 1000000 --concurrency 8 --seconds 6 --stores sqlite,postgres --only POST]
  */
 import { rmSync } from "node:fs"
-import { arg, bareHttpLimit, bareHttpRow, call, clientTokens, closeClient, load, machine, PG_URL, resetPostgres, startServer, stopServer, stores } from "../lib.js"
+import { arg, bareHttpLimit, bareHttpRow, call, clientTokens, closeClient, cpuMs, load, machine, PG_URL, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { seedPostgres, seedSqlite } from "./seed.js"
 
 const COUNT = arg("count", 1_000_000)
@@ -16,7 +16,7 @@ const SECONDS = arg("seconds", 6)
 const CONCURRENCY = arg("concurrency", 8)
 const SQLITE_FILE = "./bench/subscribers/data/bench.db"
 
-const rows: Array<string> = [bareHttpRow(await bareHttpLimit({ seconds: SECONDS, concurrency: CONCURRENCY }))]
+const rows: Array<string> = [`${bareHttpRow(await bareHttpLimit({ seconds: SECONDS, concurrency: CONCURRENCY }))} |`]
 console.log(rows[0])
 for (const store of stores()) {
   if (store === "sqlite") rmSync("bench/subscribers/data", { recursive: true, force: true })
@@ -51,8 +51,11 @@ for (const store of stores()) {
     for (const [, next] of scenarios.filter(([name]) => name.startsWith("GET"))) await load(port, { seconds: 1, concurrency: CONCURRENCY, tokens }, next)
     const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] ?? "" : ""
     for (const [name, next] of scenarios.filter(([name]) => name.includes(only))) {
+      const cpuBefore = cpuMs(server.pid)
       const r = await load(port, { seconds: SECONDS, concurrency: CONCURRENCY, tokens }, next)
-      const line = `| ${store} | ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`
+      // the server's CPU a request (every thread, collections included): steadier than req/s when the machine's speed moves
+      const cpu = (cpuMs(server.pid) - cpuBefore) / (r.rps * SECONDS)
+      const line = `| ${store} | ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${cpu.toFixed(2)} |`
       console.log(line)
       rows.push(line)
     }
@@ -62,6 +65,6 @@ for (const store of stores()) {
 }
 
 console.log(`\n${machine()}; ${COUNT} subscribers in one list, ${CONCURRENCY} concurrent clients (a keep-alive connection and a token each), ${SECONDS} s per scenario after 1 s of each read unmeasured; the first row is the load generator's ceiling (the same clients against a bare node:http server).`)
-console.log("| store | request | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|")
+console.log("| store | request | req/s | p50 ms | p95 ms | p99 ms | errors | server CPU ms a request |\n|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

@@ -3,8 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { type EmailListId, EmailListRepository, SubscriberRepository, type TagId, TagRepository, Transactor } from "@mailroom/core"
 import { aSubscriber, aTag, anEmailList } from "@mailroom/core/storage-suite"
 import { PostgresIsolatedStorage } from "@mailroom/postgres"
-import { foldCountChanges, LIST_COUNTS, TAG_COUNTS } from "@mailroom/sql"
-import { Deferred, Effect, Fiber, Option } from "effect"
+import { foldCountChanges, foldDue, LIST_COUNTS, TAG_COUNTS } from "@mailroom/sql"
+import { Deferred, Effect, Fiber, Option, Schedule } from "effect"
 
 const url = process.env["PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 
@@ -26,7 +26,40 @@ const subscribeTagged = (listId: EmailListId, tagId: TagId, email: string, hold:
     }))
   })
 
+/** The change rows not folded yet, in both tables. */
+const unfolded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ readonly n: number }>`SELECT (SELECT count(*) FROM email_list_count_changes) + (SELECT count(*) FROM tag_count_changes) AS n`)
+  .pipe(Effect.map((rows) => Number(rows[0]!.n)), Effect.orDie)
+
 describe("postgres shared counters", () => {
+  it("a process folds each second for a few turns after its last change, and otherwise every 30 turns", () => {
+    expect([0, 1, 2, 3].map((turns) => foldDue(turns, 1))).toEqual([true, true, true, true])
+    expect([4, 10, Number.POSITIVE_INFINITY].map((turns) => foldDue(turns, 29))).toEqual([false, false, false])
+    expect([4, Number.POSITIVE_INFINITY].map((turns) => foldDue(turns, 30))).toEqual([true, true])
+  })
+
+  it.live("the server folds the changes it records within seconds, and an idle one runs no fold each second", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const list = yield* Effect.flatMap(EmailListRepository, (lists) => lists.insert(anEmailList()))
+      const { tag } = yield* Effect.flatMap(TagRepository, (tags) => tags.insertOrGet(aTag(list.id)))
+      yield* subscribeTagged(list.id, tag.id, "folded@example.com")
+      // folded by the process's own folder, with nobody calling a fold
+      yield* unfolded.pipe(
+        Effect.filterOrFail((n) => n === 0),
+        Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("3 seconds")))
+      )
+      expect([yield* subscribedCount(list.id), yield* taggedCount(tag.id)]).toEqual([1, 1])
+      // past its turns after the change the process is idle: a change another process records stays until a sweep
+      yield* Effect.sleep("5 seconds")
+      yield* sql`INSERT INTO email_list_count_changes (email_list_id, subscribed) VALUES (${list.id}, 1)`
+      yield* Effect.sleep("2500 millis")
+      expect(yield* unfolded).toBe(1)
+      // and counts read meanwhile are exact
+      expect(yield* subscribedCount(list.id)).toBe(2)
+    }).pipe(Effect.provide(PostgresIsolatedStorage(url))), { timeout: 30_000 })
+
+
   it.live("a subscriber's write does not wait for another open transaction on the same list and tag", () =>
     Effect.gen(function*() {
       const list = yield* Effect.flatMap(EmailListRepository, (lists) => lists.insert(anEmailList()))

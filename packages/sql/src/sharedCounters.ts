@@ -15,8 +15,24 @@ export interface SharedCounters {
   readonly columns: Readonly<Record<string, string>>
 }
 
-/** How often recorded changes are added to their rows (Postgres). */
+/** How often a process that records changes adds them to their rows (Postgres). */
 const FOLD_EVERY = Duration.seconds(1)
+
+/** Folds after the last change a process recorded (a transaction may commit a little after it recorded). */
+const FOLDS_AFTER_CHANGE = 3
+
+/** How often (in folds' turns) an idle process still folds: changes a process left when it stopped before folding them. */
+const SWEEP_EVERY = 30
+
+/** Per client: the turns of its folder since the process last recorded a change. */
+const turnsSinceChange = new WeakMap<SqlClient.SqlClient, { turns: number }>()
+
+/**
+ * Whether a folder's turn folds: each turn up to `FOLDS_AFTER_CHANGE` after the process recorded a change, and every
+ * `sweepEvery` turns otherwise (an idle process then runs no statement in between).
+ */
+export const foldDue = (turnsSinceChange: number, turnsSinceFold: number, sweepEvery: number = SWEEP_EVERY): boolean =>
+  turnsSinceChange <= FOLDS_AFTER_CHANGE || turnsSinceFold >= sweepEvery
 
 /**
  * The SQL expression of the sum of some counters of the row aliased `alias`: the counters plus the changes recorded
@@ -51,7 +67,10 @@ export const recordCountChanges = (
           ...Object.fromEntries(by),
           [counters.key]: id
         })))
-      }`.pipe(Effect.asVoid),
+      }`.pipe(Effect.tap(() => {
+        const noted = turnsSinceChange.get(sql)
+        if (noted !== undefined) noted.turns = 0
+      }), Effect.asVoid),
     orElse: () => {
       // rows moved by the same amounts share one UPDATE
       const updates = new Map<string, Array<number>>()
@@ -87,19 +106,27 @@ export const countedSource = (sql: SqlClient.SqlClient, counters: SharedCounters
   } FROM ${sql.literal(counters.table)}) AS ${sql.literal(counters.table)}`
 
 /**
- * On Postgres, folds the recorded changes of `counters` into their rows every second, so that reading a count adds
- * up a second's changes at most. A failed fold (the database away) is tried again at the next; counts read meanwhile
- * stay exact.
+ * On Postgres, folds the recorded changes of `counters` into their rows: every second while this process records
+ * changes (reading a count then adds up a few seconds' changes at most), and every 30 s when it records none (the
+ * changes of a process that stopped before folding its own). A failed fold (the database away) is tried again at the
+ * next turn; counts read meanwhile stay exact.
  */
 export const countFolder = (all: ReadonlyArray<SharedCounters>): Layer.Layer<never, never, SqlClient.SqlClient> =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       if (!sql.onDialectOrElse({ pg: () => true, orElse: () => false })) return
-      yield* Effect.forEach(all, (counters) => foldCountChanges(sql, counters), { discard: true }).pipe(
-        Effect.ignore,
-        Effect.repeat(Schedule.spaced(FOLD_EVERY)),
-        Effect.forkScoped
-      )
+      const since = { turns: Number.POSITIVE_INFINITY }
+      turnsSinceChange.set(sql, since)
+      // the first turn folds: what was left before this process started
+      let turnsSinceFold = SWEEP_EVERY
+      const turn = Effect.suspend(() => {
+        const due = foldDue(since.turns, ++turnsSinceFold)
+        since.turns++
+        if (!due) return Effect.void
+        turnsSinceFold = 0
+        return Effect.forEach(all, (counters) => foldCountChanges(sql, counters), { discard: true })
+      })
+      yield* turn.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(FOLD_EVERY)), Effect.forkScoped)
     })
   )

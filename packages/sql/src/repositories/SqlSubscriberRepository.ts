@@ -111,9 +111,13 @@ export const SqlSubscriberRepository = Layer.effect(
         if (removed.length + added.length === 0) return
         const at = new Date(yield* Clock.currentTimeMillis)
         const subscriber = { id: subscriberId, emailListId: tags[0]?.emailListId ?? 0 }
+        // each id once: they are the RETURNING tag_id of one subscriber's links
+        const byId = new Map(tags.map((tag) => [tag.id as number, tag]))
         const named = (ids: ReadonlyArray<number>) =>
-          [...new Map(tags.filter((tag) => ids.includes(tag.id)).map(({ id, name }) => [id as number, { id, name }])).values()]
-            .sort((a, b) => a.id - b.id)
+          [...ids].sort((a, b) => a - b).flatMap((id) => {
+            const tag = byId.get(id)
+            return tag === undefined ? [] : [{ id: tag.id, name: tag.name }]
+          })
         yield* insertEvents(sql, [...tagEvents("tag.removed", subscriber, named(removed), at), ...tagEvents("tag.added", subscriber, named(added), at)])
       })
 

@@ -88,7 +88,9 @@ export const SqlTagRepository = Layer.effect(
           const found = yield* byNames({ emailListId, keys })
           if (found.length === keys.length) return found
           const have = new Set(found.map((tag) => tagKey(tag.name)))
-          const missing = new Map(names.filter((name) => !have.has(tagKey(name))).map((name) => [tagKey(name), name] as const))
+          // the first name given for each missing key, as one insert of them all kept it
+          const missing = new Map<string, string>()
+          for (const name of names) if (!have.has(tagKey(name)) && !missing.has(tagKey(name))) missing.set(tagKey(name), name)
           const rows = [...missing.values()].map((name) => ({
             uuid: newUuid(),
             emailListId,

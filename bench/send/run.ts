@@ -30,6 +30,8 @@ const COUNT = arg("count", 100_000)
 const WORKERS = arg("workers", 3)
 const SMTP_PORT = 2625
 const STATUS_PORT = 2626
+/** The mails of a 20,000-subscriber campaign (18,000 eligible): a larger campaign is also timed to its 18,000th mail. */
+const SMALL_CAMPAIGN = 18_000
 const SQLITE_FILE = "./bench/send/data/bench.db"
 
 /** When the sink received its n-th message (ms since the epoch). */
@@ -109,9 +111,11 @@ for (const store of stores()) for (const signing of signings) {
       const sunk = await sinkStatus()
       const firstMail = ((await arrival(before + 1)) - startedAt) / 1000
       const afterLast = (sentSeenAt - (await arrival(sunk.messages))) / 1000
+      // a 20,000 campaign's mails, timed inside a larger one: the same start-up, so the two rates compare like for like
+      const early = eligible >= SMALL_CAMPAIGN ? `${(SMALL_CAMPAIGN / (((await arrival(before + SMALL_CAMPAIGN)) - startedAt) / 1000)).toFixed(0)}` : "-"
       const rss = [server, ...workers].map((p) => peakRssMb(p.pid))
       const line = `| ${store} | ${store === "sqlite" ? "server (1 process)" : `${WORKERS} worker processes`} | ${signing} | ${eligible} | ` +
-        `${seconds.toFixed(2)} | ${firstMail.toFixed(2)} | ${afterLast.toFixed(2)} | ${(eligible / seconds).toFixed(0)} | ${capacity.toFixed(0)} | ${sunk.messages - before} | ${sunk.duplicates} | ` +
+        `${seconds.toFixed(2)} | ${firstMail.toFixed(2)} | ${afterLast.toFixed(2)} | ${(eligible / seconds).toFixed(0)} | ${early} | ${capacity.toFixed(0)} | ${sunk.messages - before} | ${sunk.duplicates} | ` +
         `${rss.map((mb) => mb.toFixed(0)).join(" / ")} |`
       console.log(line)
       rows.push(line)
@@ -128,7 +132,8 @@ for (const store of stores()) for (const signing of signings) {
 console.log(`\n${machine()}; ${COUNT} subscribers seeded (90 % subscribed), ~30 KB HTML, five Liquid outputs, one {% if %}, 10 personalised tracked links.`)
 console.log("The sink's capacity is what a bare loop (no Mailroom) got through it in the same run: 8 connections, 40 KB mails.")
 console.log("Seconds run from POST send until the campaign reads `sent` (polled every 50 ms); the first mail's arrival at the sink counts from the POST, the status from the last mail's.")
-console.log("| store | workers | DKIM | mails | seconds | first mail after, s | \`sent\` seen after the last mail, s | mails/s | sink capacity mails/s | sink got | duplicates | peak RSS MB (server / workers) |")
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|")
+console.log("Mails/s to the 18,000th mail: from the POST to the sink's 18,000th arrival, the mails of a 20,000-subscriber campaign, so a larger run shows its rate over the same start.")
+console.log("| store | workers | DKIM | mails | seconds | first mail after, s | \`sent\` seen after the last mail, s | mails/s | mails/s to the 18,000th mail | sink capacity mails/s | sink got | duplicates | peak RSS MB (server / workers) |")
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

@@ -59,7 +59,6 @@ describe("postgres shared counters", () => {
       expect(yield* subscribedCount(list.id)).toBe(2)
     }).pipe(Effect.provide(PostgresIsolatedStorage(url))), { timeout: 30_000 })
 
-
   it.live("a subscriber's write does not wait for another open transaction on the same list and tag", () =>
     Effect.gen(function*() {
       const list = yield* Effect.flatMap(EmailListRepository, (lists) => lists.insert(anEmailList()))

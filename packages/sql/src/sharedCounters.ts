@@ -76,7 +76,9 @@ export const recordCountChanges = (
       const updates = new Map<string, Array<number>>()
       for (const [id, by] of moved) {
         const set = by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", ")
-        updates.set(set, [...(updates.get(set) ?? []), id])
+        const ids = updates.get(set)
+        if (ids === undefined) updates.set(set, [id])
+        else ids.push(id)
       }
       return Effect.forEach(updates, ([set, ids]) =>
         sql`UPDATE ${sql(counters.table)} SET ${sql.literal(set)} WHERE id IN ${sql.in(ids)}`, { discard: true })

@@ -90,7 +90,10 @@ export const SqlTagRepository = Layer.effect(
           const have = new Set(found.map((tag) => tagKey(tag.name)))
           // the first name given for each missing key, as one insert of them all kept it
           const missing = new Map<string, string>()
-          for (const name of names) if (!have.has(tagKey(name)) && !missing.has(tagKey(name))) missing.set(tagKey(name), name)
+          for (const name of names) {
+            const key = tagKey(name)
+            if (!have.has(key) && !missing.has(key)) missing.set(key, name)
+          }
           const rows = [...missing.values()].map((name) => ({
             uuid: newUuid(),
             emailListId,

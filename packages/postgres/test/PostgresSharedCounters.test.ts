@@ -57,6 +57,13 @@ describe("postgres shared counters", () => {
       expect(yield* unfolded).toBe(1)
       // and counts read meanwhile are exact
       expect(yield* subscribedCount(list.id)).toBe(2)
+      // a sign-up without tags records its list's change in the insert itself, and the process folds again
+      yield* Effect.flatMap(SubscriberRepository, (subscribers) => subscribers.insert(aSubscriber(list.id, { email: "untagged@example.com" })))
+      yield* unfolded.pipe(
+        Effect.filterOrFail((n) => n === 0),
+        Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("3 seconds")))
+      )
+      expect(yield* subscribedCount(list.id)).toBe(3)
     }).pipe(Effect.provide(PostgresIsolatedStorage(url))), { timeout: 30_000 })
 
   it.live("a subscriber's write does not wait for another open transaction on the same list and tag", () =>

@@ -27,6 +27,12 @@ const SWEEP_EVERY = 30
 /** Per client: the turns of its folder since the process last recorded a change. */
 const turnsSinceChange = new WeakMap<SqlClient.SqlClient, { turns: number }>()
 
+/** Tells this process's folder that a change was recorded through `sql` (Postgres), so its next turns fold. */
+export const noteCountChange = (sql: SqlClient.SqlClient): void => {
+  const noted = turnsSinceChange.get(sql)
+  if (noted !== undefined) noted.turns = 0
+}
+
 /**
  * Whether a folder's turn folds: each turn up to `FOLDS_AFTER_CHANGE` after the process recorded a change, and every
  * `sweepEvery` turns otherwise (an idle process then runs no statement in between).
@@ -67,10 +73,7 @@ export const recordCountChanges = (
           ...Object.fromEntries(by),
           [counters.key]: id
         })))
-      }`.pipe(Effect.tap(() => {
-        const noted = turnsSinceChange.get(sql)
-        if (noted !== undefined) noted.turns = 0
-      }), Effect.asVoid),
+      }`.pipe(Effect.tap(() => noteCountChange(sql)), Effect.asVoid),
     orElse: () => {
       // rows moved by the same amounts share one UPDATE
       const updates = new Map<string, Array<number>>()

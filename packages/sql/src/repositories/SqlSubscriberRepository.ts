@@ -1,6 +1,5 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import {
-  createdEvent,
   deletedEvent,
   type EmailListId,
   ExtraAttributes,
@@ -18,6 +17,7 @@ import {
 } from "@mailroom/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
+import { insertSubscriber } from "../insertSubscriber.js"
 import { moveTagCounts } from "../moveTagCounts.js"
 import { orderClause } from "../selectPage.js"
 import { listCountExpression, shiftListCount } from "../listCounts.js"
@@ -161,11 +161,9 @@ export const SqlSubscriberRepository = Layer.effect(
             emailListId: subscriber.emailListId,
             createdAt: subscriber.createdAt.toISOString()
           }
-          const inserted = yield* sql`INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`
+          const inserted = yield* insertSubscriber(sql, row, subscriber.createdAt)
           if (inserted.length === 0) return Option.none()
           const [created] = yield* decodeRows(inserted)
-          yield* insertEvents(sql, [createdEvent(created!, row.status, subscriber.createdAt)])
-          yield* shift(subscriber.emailListId, null, row.status)
           return Option.some(new Subscriber({ ...created!, tags: [] }, true))
         }).pipe(Effect.orDie),
       update: (previous, changes) =>

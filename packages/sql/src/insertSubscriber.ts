@@ -1,0 +1,48 @@
+import type { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { createdEvent, type EmailListId, type SubscriberId, type SubscriberStatus } from "@mailroom/core"
+import { Effect } from "effect"
+import { insertEvents } from "./events/insertEvents.js"
+import { isoText } from "./isoText.js"
+import { LIST_COUNTS, shiftListCount } from "./listCounts.js"
+import { noteCountChange } from "./sharedCounters.js"
+
+/** A subscriber's columns as `INSERT INTO subscribers` writes them (camelCase; the client maps the names). */
+export interface SubscriberInsertRow {
+  readonly emailListId: number
+  readonly status: SubscriberStatus
+  readonly [column: string]: unknown
+}
+
+/**
+ * Inserts a subscriber unless its address is on its list already, with its `subscriber.created` event and its list's
+ * count change; the inserted row (`RETURNING *`), or none. On Postgres that is one statement (data-modifying `WITH`
+ * clauses: two round trips fewer for every sign-up), elsewhere three in the caller's transaction.
+ */
+export const insertSubscriber = (
+  sql: SqlClient.SqlClient,
+  row: SubscriberInsertRow,
+  at: Date
+): Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError> =>
+  sql.onDialectOrElse({
+    pg: () => {
+      // the event as core makes it; its subscriber id is the inserted row's, taken in the statement
+      const event = createdEvent({ id: 0 as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)
+      return sql<Record<string, unknown>>`WITH created AS (INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *),
+          event AS (INSERT INTO events (type, created_at, email_list_id, subscriber_id, data)
+            SELECT ${event.type}::text, ${isoText(event.occurredAt)}::text, email_list_id, id, ${JSON.stringify(event.data)}::text FROM created),
+          counted AS (INSERT INTO ${sql(LIST_COUNTS.changes)} (${sql(LIST_COUNTS.key)}, ${sql(row.status)}) SELECT email_list_id, 1 FROM created)
+        SELECT * FROM created`.pipe(Effect.tap((inserted) => {
+        if (inserted.length > 0) noteCountChange(sql)
+      }))
+    },
+    orElse: () =>
+      Effect.tap(
+        sql<Record<string, unknown>>`INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`,
+        (inserted) =>
+          inserted.length === 0 ? Effect.void : Effect.zipRight(
+            insertEvents(sql, [createdEvent({ id: Number(inserted[0]!["id"]) as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)]),
+            shiftListCount(sql, row.emailListId, null, row.status)
+          )
+      )
+  })

@@ -25,8 +25,8 @@ export const retriedTransaction = (sql: SqlClient.SqlClient) => <A, E, R>(self: 
   return Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) => (Option.isSome(outer) ? once : attempt(RETRIES)))
 }
 
-/** Transactor over SqlClient: retriedTransaction. */
+/** Transactor over SqlClient: retriedTransaction; an atomic write runs as it is (it commits by itself outside one). */
 export const SqlTransactor = Layer.effect(
   Transactor,
-  Effect.map(SqlClient.SqlClient, (sql) => Transactor.of({ withTransaction: retriedTransaction(sql) }))
+  Effect.map(SqlClient.SqlClient, (sql) => Transactor.of({ withTransaction: retriedTransaction(sql), withAtomicWrite: (self) => self }))
 )

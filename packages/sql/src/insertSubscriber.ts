@@ -1,7 +1,7 @@
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { createdEvent, type EmailListId, type SubscriberId, type SubscriberStatus } from "@mailroom/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { insertEvents } from "./events/insertEvents.js"
 import { isoText } from "./isoText.js"
 import { LIST_COUNTS, shiftListCount } from "./listCounts.js"
@@ -17,7 +17,7 @@ export interface SubscriberInsertRow {
 /**
  * Inserts a subscriber unless its address is on its list already, with its `subscriber.created` event and its list's
  * count change; the inserted row (`RETURNING *`), or none. On Postgres that is one statement (data-modifying `WITH`
- * clauses: two round trips fewer for every sign-up), elsewhere three in the caller's transaction.
+ * clauses: two round trips fewer for every sign-up), elsewhere three in the caller's transaction or in one of their own.
  */
 export const insertSubscriber = (
   sql: SqlClient.SqlClient,
@@ -37,12 +37,16 @@ export const insertSubscriber = (
       }))
     },
     orElse: () =>
-      Effect.tap(
+      atomically(sql, Effect.tap(
         sql<Record<string, unknown>>`INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *`,
         (inserted) =>
           inserted.length === 0 ? Effect.void : Effect.zipRight(
             insertEvents(sql, [createdEvent({ id: Number(inserted[0]!["id"]) as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)]),
             shiftListCount(sql, row.emailListId, null, row.status)
           )
-      )
+      ))
   })
+
+/** Runs `self` in the current transaction, or in one of its own outside any. */
+const atomically = <A, E, R>(sql: SqlClient.SqlClient, self: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) => (Option.isSome(outer) ? self : sql.withTransaction(self)))

@@ -22,7 +22,10 @@ export type SubscriberChanges = Pick<
  * per-status counts (`activeSubscribersCount`) and each tag's `subscriberCount` current with every write.
  */
 export class SubscriberRepository extends Context.Tag("@mailroom/SubscriberRepository")<SubscriberRepository, {
-  /** Inserts the subscriber; none when the list already has that email. */
+  /**
+   * Inserts the subscriber with its `subscriber.created` event and its list's count; none when the list already has
+   * that email. Atomic on its own: outside a transaction the three are committed together.
+   */
   readonly insert: (subscriber: NewSubscriber) => Effect.Effect<Option.Option<Subscriber>>
   /**
    * Writes the changes if the subscriber still has `previous`'s status (none otherwise, so a concurrent

@@ -6,20 +6,24 @@ import { WorkSignal } from "./WorkSignal.js"
 const inTransaction = FiberRef.unsafeMake(false)
 
 /**
- * The store's Transactor, telling the WorkSignal when an outermost transaction commits: a nested call joins the outer
- * one, so it commits nothing and says nothing; a transaction that fails or is rolled back says nothing either.
+ * The store's Transactor, telling the WorkSignal when an outermost transaction or an atomic write outside one commits: a
+ * nested call joins the outer one, so it commits nothing and says nothing; one that fails or is rolled back says
+ * nothing either.
  */
 export const SignalingTransactor = Layer.effect(
   Transactor,
   Effect.gen(function*() {
-    const { withTransaction } = yield* Transactor
+    const { withAtomicWrite, withTransaction } = yield* Transactor
     const signal = yield* WorkSignal
     return Transactor.of({
       withTransaction: (self) =>
         Effect.flatMap(FiberRef.get(inTransaction), (nested) =>
           nested
             ? withTransaction(self)
-            : Effect.tap(withTransaction(Effect.locally(self, inTransaction, true)), () => signal.notify))
+            : Effect.tap(withTransaction(Effect.locally(self, inTransaction, true)), () => signal.notify)),
+      withAtomicWrite: (self) =>
+        Effect.flatMap(FiberRef.get(inTransaction), (nested) =>
+          nested ? withAtomicWrite(self) : Effect.tap(withAtomicWrite(self), () => signal.notify))
     })
   })
 )

@@ -45,4 +45,20 @@ export const transactorContract = (makeStorage: MakeStorage) =>
         const nested = yield* withTransaction(withTransaction(repo.insert(aTemplate({ name: "both" }))))
         expect(Option.isSome(yield* repo.findById(nested.id))).toBe(true)
       })))
+
+    it.effect("keeps an atomic write on its own, and undoes one inside a transaction that fails", () =>
+      run(Effect.gen(function*() {
+        const repo = yield* TemplateRepository
+        const { withAtomicWrite, withTransaction } = yield* Transactor
+        const alone = yield* withAtomicWrite(repo.insert(aTemplate({ name: "alone" })))
+        expect(Option.isSome(yield* repo.findById(alone.id))).toBe(true)
+        let joined = alone
+        const exit = yield* Effect.exit(withTransaction(Effect.gen(function*() {
+          joined = yield* withAtomicWrite(repo.insert(aTemplate({ name: "joined" })))
+          return yield* Effect.fail("outer fails")
+        })))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(joined.id).not.toBe(alone.id)
+        expect(Option.isNone(yield* repo.findById(joined.id))).toBe(true)
+      })))
   })

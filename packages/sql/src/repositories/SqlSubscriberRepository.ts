@@ -18,6 +18,7 @@ import {
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
 import { insertSubscriber } from "../insertSubscriber.js"
+import { changeTagsAtOnce } from "../changeTagsAtOnce.js"
 import { moveTagCounts } from "../moveTagCounts.js"
 import { orderClause } from "../selectPage.js"
 import { listCountExpression, shiftListCount } from "../listCounts.js"
@@ -68,6 +69,7 @@ export const SqlSubscriberRepository = Layer.effect(
   SubscriberRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
     const decodeRows = Schema.decodeUnknown(Schema.Array(SubscriberRow))
     const decodePage = Schema.decodeUnknown(Schema.Array(PageRow))
     /** The row's tag names in tag order (`compareTagNames`), as a JSON array (SQLite's json_group_array, Postgres' json_agg). */
@@ -144,6 +146,9 @@ export const SqlSubscriberRepository = Layer.effect(
     /** Detaches and attaches tags; events first, the tags' counts last (after any list count the caller moved). */
     const changeTags: SubscriberRepository["Type"]["changeTags"] = (id, { add, remove }) =>
       Effect.gen(function*() {
+        if (pg && !remove.some((tag) => add.some((other) => other.id === tag.id))) {
+          return yield* changeTagsAtOnce(sql, id, add, remove, new Date(yield* Clock.currentTimeMillis))
+        }
         const removed = remove.length === 0 ? [] : yield* tagIdsOf(yield* sql`DELETE FROM subscriber_tags
           WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove.map((tag) => tag.id))} RETURNING tag_id`)
         const added = add.length === 0 ? [] : yield* tagIdsOf(yield* sql`INSERT INTO subscriber_tags

@@ -3,7 +3,7 @@ import { SqlClient, Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Context, Effect, Layer, type Scope, Stream } from "effect"
+import { Context, Effect, Layer, Scope, Stream } from "effect"
 import { letIoIn } from "./letIoIn.js"
 
 /** Options of the SQLite client pair. */
@@ -51,10 +51,15 @@ const timeSliced = () => {
     execute: (sql, params, transformRows) => after(connection.execute(sql, params, transformRows)),
     executeRaw: (sql, params) => after(connection.executeRaw(sql, params)),
     executeValues: (sql, params) => after(connection.executeValues(sql, params)),
-    executeUnprepared: (sql, params, transformRows) => after(connection.executeUnprepared(sql, params, transformRows)),
+    // the driver prepares an unprepared statement anew each time: a transaction's BEGIN and COMMIT take its prepared ones
+    executeUnprepared: (sql, params, transformRows) =>
+      after(TRANSACTION_CONTROL.has(sql) ? connection.execute(sql, params, transformRows) : connection.executeUnprepared(sql, params, transformRows)),
     executeStream: (sql, params, transformRows) => connection.executeStream(sql, params, transformRows)
   })
 }
+
+/** The statements @effect/sql opens and ends a transaction with, the same text every time. */
+const TRANSACTION_CONTROL = new Set(["BEGIN", "COMMIT", "ROLLBACK"])
 
 /**
  * A lock that passes itself to the longest-waiting fiber when released. Effect's Semaphore lets whoever asks next take
@@ -86,7 +91,9 @@ const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
       else queue.splice(queue.indexOf(entry), 1)
     })
   })
-  return Effect.uninterruptibleMask((restore) => Effect.zipRight(restore(acquire), Effect.addFinalizer(() => Effect.sync(release))))
+  // the scope's own finalizer: Effect.addFinalizer would also restore the fiber's refs around it, two diffs of them
+  return Effect.uninterruptibleMask((restore) =>
+    Effect.zipRight(restore(acquire), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, Effect.sync(release)))))
 }
 
 /**

@@ -2,8 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { createdEvent, type EmailListId, type SubscriberId, type SubscriberStatus } from "@mailroom/core"
 import { Effect, Option } from "effect"
-import { insertEvents } from "./events/insertEvents.js"
-import { isoText } from "./isoText.js"
+import { dataTexts, EVENT_COLUMNS, insertEvents, pgEventValues } from "./events/insertEvents.js"
 import { LIST_COUNTS, shiftListCount } from "./listCounts.js"
 import { noteCountChange } from "./sharedCounters.js"
 
@@ -29,8 +28,8 @@ export const insertSubscriber = (
       // the event as core makes it; its subscriber id is the inserted row's, taken in the statement
       const event = createdEvent({ id: 0 as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)
       return sql<Record<string, unknown>>`WITH created AS (INSERT INTO subscribers ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING *),
-          event AS (INSERT INTO events (type, created_at, email_list_id, subscriber_id, data)
-            SELECT ${event.type}::text, ${isoText(event.occurredAt)}::text, email_list_id, id, ${JSON.stringify(event.data)}::text FROM created),
+          event AS (INSERT INTO events (${sql.literal(EVENT_COLUMNS.join(", "))})
+            SELECT ${pgEventValues(sql, event, dataTexts(), { email_list_id: "email_list_id", subscriber_id: "id" })} FROM created),
           counted AS (INSERT INTO ${sql(LIST_COUNTS.changes)} (${sql(LIST_COUNTS.key)}, ${sql(row.status)}) SELECT email_list_id, 1 FROM created)
         SELECT * FROM created`.pipe(Effect.tap((inserted) => {
         if (inserted.length > 0) noteCountChange(sql)

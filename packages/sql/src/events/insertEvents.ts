@@ -44,6 +44,26 @@ export const eventValues = (event: NewEvent, dataText: (data: NewEvent["data"]) 
   return values
 }
 
+/** Postgres' types of EVENT_COLUMNS (the `events` table's), for values where a statement cannot infer them. */
+const EVENT_COLUMN_TYPES = ["text", "text", "int", "int", "int", "int", "int", "text"] as const
+
+/**
+ * An event's values of EVENT_COLUMNS as a typed Postgres list (for a `VALUES` row or a `SELECT` that an INSERT takes);
+ * `from` names the columns whose value the query supplies instead (column → SQL expression).
+ */
+export const pgEventValues = (
+  sql: SqlClient.SqlClient,
+  event: NewEvent,
+  dataText: (data: NewEvent["data"]) => string | null,
+  from: Partial<Record<(typeof EVENT_COLUMNS)[number], string>> = {}
+) => {
+  const values = eventValues(event, dataText)
+  return sql.csv(EVENT_COLUMNS.map((column, i) => {
+    const expression = from[column]
+    return expression !== undefined ? sql.literal(expression) : sql`${values[i]!}::${sql.literal(EVENT_COLUMN_TYPES[i]!)}`
+  }))
+}
+
 /** Records events in the current transaction, in multi-row inserts. */
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
   Effect.gen(function*() {

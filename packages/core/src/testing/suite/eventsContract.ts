@@ -15,6 +15,9 @@ import { aSubscriber, at, type MakeStorage } from "./fixtures.js"
 import { importFixtures } from "./importFixtures.js"
 import { changesOf } from "./subscriberFixtures.js"
 
+/** 50 ms of real time (the tests' clock is a TestClock). */
+const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+
 /**
  * Every event readable now. On Postgres a read sees only transactions older than the oldest one running, so while
  * another connection (a test in another file) holds a transaction open, the latest events wait: read until the count
@@ -22,7 +25,6 @@ import { changesOf } from "./subscriberFixtures.js"
  */
 export const recorded = Effect.gen(function*() {
   const outbox = yield* EventOutbox
-  const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
   let events = (yield* outbox.read(START, 1_000)).events
   for (let stable = 0, tries = 0; stable < 3 && tries < 40; tries++) {
     yield* pause
@@ -40,7 +42,6 @@ const claimed = (consumer: string, count: number) =>
   Effect.gen(function*() {
     const outbox = yield* EventOutbox
     const { withTransaction } = yield* Transactor
-    const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
     for (let tries = 0; ; tries++) {
       const claim = Option.getOrThrow(yield* withTransaction(outbox.claim(consumer, { limit: count, start: "beginning" })))
       if (claim.events.length >= count || tries >= 200) return claim

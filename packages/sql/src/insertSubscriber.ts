@@ -2,9 +2,12 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { createdEvent, type EmailListId, type SubscriberId, type SubscriberStatus } from "@mailroom/core"
 import { Effect, Option } from "effect"
-import { dataTexts, EVENT_COLUMNS, insertEvents, pgEventValues } from "./events/insertEvents.js"
+import { columnName } from "./columnNames.js"
+import { dataTexts, EVENT_COLUMNS, eventValues, insertEvents, pgEventValues } from "./events/insertEvents.js"
 import { LIST_COUNTS, shiftListCount } from "./listCounts.js"
-import { noteCountChange } from "./sharedCounters.js"
+import { counterChanges, noteCountChange } from "./sharedCounters.js"
+import type { SyncWriter } from "./SyncWriter.js"
+import { insertText } from "./valuesInsert.js"
 
 /** A subscriber's columns as `INSERT INTO subscribers` writes them (camelCase; the client maps the names). */
 export interface SubscriberInsertRow {
@@ -16,14 +19,16 @@ export interface SubscriberInsertRow {
 /**
  * Inserts a subscriber unless its address is on its list already, with its `subscriber.created` event and its list's
  * count change; the inserted row (`RETURNING *`), or none. On Postgres that is one statement (data-modifying `WITH`
- * clauses: two round trips fewer for every sign-up), elsewhere three in the caller's transaction or in one of their own.
+ * clauses: two round trips fewer for every sign-up); on a store with a `SyncWriter` (SQLite) three statements in one
+ * synchronous call; elsewhere three in the caller's transaction or in one of their own.
  */
 export const insertSubscriber = (
   sql: SqlClient.SqlClient,
+  writer: Option.Option<SyncWriter["Type"]>,
   row: SubscriberInsertRow,
   at: Date
 ): Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError> =>
-  sql.onDialectOrElse({
+  Option.isSome(writer) ? insertAtOnce(writer.value, row, at) : sql.onDialectOrElse({
     pg: () => {
       // the event as core makes it; its subscriber id is the inserted row's, taken in the statement
       const event = createdEvent({ id: 0 as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)
@@ -45,6 +50,31 @@ export const insertSubscriber = (
           )
       ))
   })
+
+/** The texts of a subscriber's INSERT by its row's fields (a sign-up's and an import's rows have fixed sets). */
+const subscriberInserts = new Map<string, string>()
+
+/** The sign-up's three statements as one call on the writing connection (`SyncWriter`), texts and values as above. */
+const insertAtOnce = (writer: SyncWriter["Type"], row: SubscriberInsertRow, at: Date) => {
+  const fields = Object.keys(row)
+  const key = fields.join(",")
+  let text = subscriberInserts.get(key)
+  if (text === undefined) {
+    text = `INSERT INTO subscribers (${fields.map(columnName).join(", ")}) VALUES (${fields.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING RETURNING *`
+    if (subscriberInserts.size < 64) subscriberInserts.set(key, text)
+  }
+  const inserted = text
+  const values = fields.map((field) => row[field] ?? null)
+  const counted = `UPDATE ${LIST_COUNTS.table} SET ${counterChanges(LIST_COUNTS, [[row.status, 1]])} WHERE id = ?`
+  return writer.write((statements) => {
+    const created = statements.get(inserted, values)
+    if (created === undefined) return []
+    const event = createdEvent({ id: Number(created["id"]) as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)
+    statements.run(insertText(false, "events", EVENT_COLUMNS, 1, ""), eventValues(event, dataTexts()))
+    statements.run(counted, [row.emailListId])
+    return [created]
+  })
+}
 
 /** Runs `self` in the current transaction, or in one of its own outside any. */
 const atomically = <A, E, R>(sql: SqlClient.SqlClient, self: Effect.Effect<A, E, R>) =>

@@ -50,6 +50,10 @@ export const countExpression = (counters: SharedCounters, alias: string, changeC
   return `CAST(${stored} + (SELECT COALESCE(SUM(${changed}), 0) FROM ${counters.changes} c WHERE c.${counters.key} = ${alias}.id) AS INTEGER)`
 }
 
+/** The `SET` clause moving a row's counters by `by` (change column, amount): SQLite's update of shared counters. */
+export const counterChanges = (counters: SharedCounters, by: ReadonlyArray<readonly [string, number]>): string =>
+  by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", ")
+
 /**
  * Moves counters (row id → change column → by how much). Postgres records the changes in one insert: updating the
  * shared rows would hold them until the commit, and every writer of the list would queue behind. SQLite has one
@@ -78,7 +82,7 @@ export const recordCountChanges = (
       // rows moved by the same amounts share one UPDATE
       const updates = new Map<string, Array<number>>()
       for (const [id, by] of moved) {
-        const set = by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", ")
+        const set = counterChanges(counters, by)
         const ids = updates.get(set)
         if (ids === undefined) updates.set(set, [id])
         else ids.push(id)

@@ -9,7 +9,8 @@ export type InsertValue = string | number | null
 const texts = new Map<string, string>()
 const REMEMBERED = 16
 
-const insertText = (pg: boolean, table: string, columns: ReadonlyArray<string>, count: number, returning: string) => {
+/** The text of an INSERT of `count` rows of `columns` into `table` (`$n` placeholders on Postgres, `?` elsewhere), made once per shape. */
+export const insertText = (pg: boolean, table: string, columns: ReadonlyArray<string>, count: number, returning: string) => {
   const key = `${pg}|${table}|${columns.join(",")}|${count}|${returning}`
   let text = texts.get(key)
   if (text === undefined) {

@@ -1,10 +1,13 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Context, Effect, Layer, Scope, Stream } from "effect"
+import { type SyncStatements, SyncWriter } from "@mailroom/sql"
+import Sqlite from "better-sqlite3"
+import { Context, Effect, Layer, Option, Scope, Stream } from "effect"
 import { letIoIn } from "./letIoIn.js"
+import { preparedStatements, sqliteConnection, statementFailed } from "./sqliteConnection.js"
 
 /** Options of the SQLite client pair. */
 export interface SqliteReadWriteOptions {
@@ -26,10 +29,10 @@ const SLICE_MS = 10
 export const onlyReads = (sql: string): boolean => /^\s*select\b/i.test(sql)
 
 /**
- * Wraps connections so that a statement lets waiting I/O in when the event loop has not turned for SLICE_MS: the
- * driver is synchronous, so a transaction of many statements (an import batch) otherwise holds every request until it
- * ends. Whether the loop turned is seen by a `setImmediate` set at the start of each slice; requests that come and go
- * (the loop turning between them) never wait.
+ * Lets waiting I/O in after a statement when the event loop has not turned for SLICE_MS: the driver is synchronous,
+ * so a transaction of many statements (an import batch) otherwise holds every request until it ends. Whether the loop
+ * turned is seen by a `setImmediate` set at the start of each slice; requests that come and go (the loop turning
+ * between them) never wait. `after` is for any effect that ran statements; `wrap` applies it to a connection's.
  */
 const timeSliced = () => {
   let since = -Infinity
@@ -47,19 +50,15 @@ const timeSliced = () => {
       if (turned) return Effect.sync(startSlice)
       return Effect.zipRight(letIoIn, Effect.sync(startSlice))
     })
-  return (connection: Connection): Connection => ({
+  const wrap = (connection: Connection): Connection => ({
     execute: (sql, params, transformRows) => after(connection.execute(sql, params, transformRows)),
     executeRaw: (sql, params) => after(connection.executeRaw(sql, params)),
     executeValues: (sql, params) => after(connection.executeValues(sql, params)),
-    // the driver prepares an unprepared statement anew each time: a transaction's BEGIN and COMMIT take its prepared ones
-    executeUnprepared: (sql, params, transformRows) =>
-      after(TRANSACTION_CONTROL.has(sql) ? connection.execute(sql, params, transformRows) : connection.executeUnprepared(sql, params, transformRows)),
+    executeUnprepared: (sql, params, transformRows) => after(connection.executeUnprepared(sql, params, transformRows)),
     executeStream: (sql, params, transformRows) => connection.executeStream(sql, params, transformRows)
   })
+  return { after, wrap }
 }
-
-/** The statements @effect/sql opens and ends a transaction with, the same text every time. */
-const TRANSACTION_CONTROL = new Set(["BEGIN", "COMMIT", "ROLLBACK"])
 
 /**
  * A lock that passes itself to the longest-waiting fiber when released. Effect's Semaphore lets whoever asks next take
@@ -96,31 +95,59 @@ const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
     Effect.zipRight(restore(acquire), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, Effect.sync(release)))))
 }
 
+/** The first row's fields renamed as the client names result columns. */
+const renamed = (transform: ((name: string) => string) | undefined) => (row: Record<string, unknown>): Record<string, unknown> => {
+  if (transform === undefined) return row
+  const named: Record<string, unknown> = {}
+  for (const column in row) named[transform(column)] = row[column]
+  return named
+}
+
+/** Opens the writing connection (WAL mode), closed with the scope. */
+const openWriter = (filename: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => {
+        const db = new Sqlite(filename)
+        db.pragma("journal_mode = WAL")
+        return db
+      },
+      catch: (cause) => new SqlError({ cause, message: "Failed to open the database" })
+    }),
+    (db) => Effect.sync(() => db.close())
+  )
+
 /**
- * A SqlClient on a SQLite file with two connections. Every transaction and every write runs on the writing
- * connection, as with @effect/sql-sqlite-node alone; a SELECT outside a transaction runs on a second, read-only
- * connection, which in WAL mode reads the last committed state without waiting, so a request's read no longer queues
- * behind a transaction another fiber holds open (an import batch, a send's claim). It sees what it would have seen
- * after waiting, minus rows not yet committed. That connection is taken once, for the client's life: a scope and a
- * lock per read were 40 % of a read's cost (bench/HISTORY.md). Statements let waiting requests in once the thread has
- * been busy for 10 ms (`timeSliced`), so they are answered between a long transaction's statements, and writers take
- * the writing connection in the order they asked for it (`fifoLock`). `:memory:` keeps one connection.
+ * A SqlClient on a SQLite file with two connections, and the `SyncWriter` of its writing connection. Every transaction
+ * and every write runs on the writing connection (opened here, `sqliteConnection`); a SELECT outside a transaction runs
+ * on a second, read-only connection, which in WAL mode reads the last committed state without waiting, so a request's
+ * read no longer queues behind a transaction another fiber holds open (an import batch, a send's claim). It sees what
+ * it would have seen after waiting, minus rows not yet committed. That connection is taken once, for the client's life:
+ * a scope and a lock per read were 40 % of a read's cost (bench/HISTORY.md). Statements let waiting requests in once
+ * the thread has been busy for 10 ms (`timeSliced`), so they are answered between a long transaction's statements,
+ * and writers take the writing connection in the order they asked for it (`fifoLock`). `:memory:` keeps one
+ * connection, which reads take in turn with writers.
  */
 export const sqliteReadWriteClient = (
   options: SqliteReadWriteOptions
-): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, SqlError> =>
+): Layer.Layer<SqlClient.SqlClient | SyncWriter, SqlError> =>
   Layer.scopedContext(Effect.gen(function*() {
-    const writer = yield* SqliteClient.make(options)
-    if (options.filename === ":memory:") return Context.make(SqliteClient.SqliteClient, writer).pipe(Context.add(SqlClient.SqlClient, writer))
-    const reader = yield* SqliteClient.make({ ...options, readonly: true, disableWAL: true })
-    for (const pragma of READER_PRAGMAS) yield* reader.unsafe(pragma)
-    // reads run whole on the thread (the driver is synchronous), so the reading connection is taken once, for good
-    const reading = yield* reader.reserve
-    const yielding = timeSliced()
-    const writing = Effect.zipRight(fifoLock(), writer.reserve)
+    const db = yield* openWriter(options.filename)
+    const prepared = preparedStatements(db)
+    const writer = sqliteConnection(db, prepared)
+    const lock = fifoLock()
+    const writing = Effect.as(lock, writer)
+    const sliced = timeSliced()
+    let reading: Connection | undefined
+    if (options.filename !== ":memory:") {
+      const reader = yield* SqliteClient.make({ ...options, readonly: true, disableWAL: true })
+      for (const pragma of READER_PRAGMAS) yield* reader.unsafe(pragma)
+      // reads run whole on the thread (the driver is synchronous), so the reading connection is taken once, for good
+      reading = yield* reader.reserve
+    }
     const on = <A>(sql: string, run: (connection: Connection) => Effect.Effect<A, SqlError>) =>
-      onlyReads(sql) ? run(reading) : Effect.scoped(Effect.flatMap(writing, run))
-    const routed: Connection = yielding({
+      reading !== undefined && onlyReads(sql) ? run(reading) : Effect.scoped(Effect.flatMap(writing, run))
+    const routed: Connection = sliced.wrap({
       execute: (sql, params, transformRows) => on(sql, (c) => c.execute(sql, params, transformRows)),
       executeRaw: (sql, params) => on(sql, (c) => c.executeRaw(sql, params)),
       executeValues: (sql, params) => on(sql, (c) => c.executeValues(sql, params)),
@@ -129,11 +156,30 @@ export const sqliteReadWriteClient = (
     })
     const client = yield* SqlClient.make({
       acquirer: Effect.succeed(routed),
-      transactionAcquirer: Effect.map(writing, yielding),
+      transactionAcquirer: Effect.map(writing, sliced.wrap),
       compiler: Statement.makeCompilerSqlite(options.transformQueryNames),
       spanAttributes: [["db.system.name", "sqlite"]],
       ...(options.transformResultNames === undefined ? {} : { transformRows: Statement.defaultTransforms(options.transformResultNames).array })
     })
-    const both = Object.assign(client, { [SqliteClient.TypeId]: SqliteClient.TypeId, config: writer.config, export: writer.export, backup: writer.backup, loadExtension: writer.loadExtension })
-    return Context.make(SqliteClient.SqliteClient, both as SqliteClient.SqliteClient).pipe(Context.add(SqlClient.SqlClient, client))
+    const named = renamed(options.transformResultNames)
+    const statements: SyncStatements = {
+      get: (sql, params) => {
+        const row = prepared(sql).get(...params) as Record<string, unknown> | undefined
+        return row === undefined ? undefined : named(row)
+      },
+      run: (sql, params) => {
+        prepared(sql).run(...params)
+      }
+    }
+    // better-sqlite3's transaction: BEGIN and COMMIT around `f`, or a savepoint inside an open transaction
+    const atomically = db.transaction(<A>(f: (statements: SyncStatements) => A): A => f(statements))
+    const attempt = <A>(f: (statements: SyncStatements) => A) =>
+      Effect.try({ try: () => atomically(f) as A, catch: statementFailed })
+    const syncWriter = SyncWriter.of({
+      // inside the fiber's transaction the fiber holds the connection already; outside, it waits for its turn
+      write: (f) =>
+        sliced.after(Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
+          Option.isSome(outer) ? attempt(f) : Effect.scoped(Effect.zipRight(lock, attempt(f)))))
+    })
+    return Context.make(SqlClient.SqlClient, client).pipe(Context.add(SyncWriter, syncWriter))
   })).pipe(Layer.provide(Reactivity.layer))

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
 import type { Storage } from "@mailroom/core"
-import { columnName, fieldName, SqlStorage } from "@mailroom/sql"
+import { columnName, fieldName, SqlStorage, type SyncWriter } from "@mailroom/sql"
 import { Effect, Layer } from "effect"
 import { sqliteReadWriteClient } from "./SqliteReadWriteClient.js"
 import { walCheckpointer } from "./walCheckpointer.js"
@@ -13,8 +13,8 @@ export interface SqliteStorageOptions {
   readonly filename: string
 }
 
-/** A SqlClient on a SQLite file (WAL mode, reads outside transactions on their own connection, snake_case columns mapped to camelCase fields). */
-export const sqliteClient = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient> =>
+/** A SqlClient on a SQLite file and its SyncWriter (WAL mode, reads outside transactions on their own connection, snake_case columns mapped to camelCase fields). */
+export const sqliteClient = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient | SyncWriter> =>
   Layer.unwrapEffect(
     Effect.sync(() => {
       if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })

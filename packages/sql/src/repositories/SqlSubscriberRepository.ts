@@ -25,6 +25,7 @@ import { listCountExpression, shiftListCount } from "../listCounts.js"
 import { searchKey } from "../subscriberColumns.js"
 import { tagNameOrder } from "../tagNameOrder.js"
 import { subscriberConditions } from "../subscriberConditions.js"
+import { SyncWriter } from "../SyncWriter.js"
 
 const SubscriberRow = Schema.Struct({
   ...Subscriber.fields,
@@ -69,6 +70,7 @@ export const SqlSubscriberRepository = Layer.effect(
   SubscriberRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const writer = yield* Effect.serviceOption(SyncWriter)
     const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
     const decodeRows = Schema.decodeUnknown(Schema.Array(SubscriberRow))
     const decodePage = Schema.decodeUnknown(Schema.Array(PageRow))
@@ -166,7 +168,7 @@ export const SqlSubscriberRepository = Layer.effect(
             emailListId: subscriber.emailListId,
             createdAt: subscriber.createdAt.toISOString()
           }
-          const inserted = yield* insertSubscriber(sql, row, subscriber.createdAt)
+          const inserted = yield* insertSubscriber(sql, writer, row, subscriber.createdAt)
           if (inserted.length === 0) return Option.none()
           const [created] = yield* decodeRows(inserted)
           return Option.some(new Subscriber({ ...created!, tags: [] }, true))

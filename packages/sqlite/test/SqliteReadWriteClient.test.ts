@@ -3,24 +3,13 @@
  * fiber holds a write transaction open, concurrent reads each get their own rows, writes and transactions keep one
  * writing connection, connection settings go to the writer, and `:memory:` works on its single connection.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { onlyReads, sqliteReadWriteClient } from "../src/SqliteReadWriteClient.js"
+import { tempDatabaseFile } from "./tempDatabaseFile.js"
 
-const dirs: Array<string> = []
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-const onFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-rw-"))
-  dirs.push(dir)
-  return sqliteReadWriteClient({ filename: join(dir, "db.sqlite") })
-}
+const onFile = () => sqliteReadWriteClient({ filename: tempDatabaseFile("mailroom-rw-") })
 
 const createItems = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`)
 

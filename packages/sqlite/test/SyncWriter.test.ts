@@ -3,26 +3,15 @@
  * own that waits for another fiber's open one, or inside the fiber's own transaction; a failing statement undoes the
  * call's earlier ones; rows come back with the client's field names.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { SyncWriter } from "@mailroom/sql"
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { sqliteReadWriteClient } from "../src/SqliteReadWriteClient.js"
+import { tempDatabaseFile } from "./tempDatabaseFile.js"
 
-const dirs: Array<string> = []
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-const onFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-sync-"))
-  dirs.push(dir)
-  return sqliteReadWriteClient({ filename: join(dir, "db.sqlite"), transformResultNames: (name) => name.toUpperCase() })
-}
+const onFile = () => sqliteReadWriteClient({ filename: tempDatabaseFile("mailroom-sync-"), transformResultNames: (name) => name.toUpperCase() })
 
 const setUp = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE items (id INTEGER PRIMARY KEY, item_name TEXT NOT NULL UNIQUE)`)
 

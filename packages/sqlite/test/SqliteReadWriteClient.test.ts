@@ -7,6 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { onlyReads, sqliteReadWriteClient } from "../src/SqliteReadWriteClient.js"
+import { heldTransaction } from "./heldTransaction.js"
 import { tempDatabaseFile } from "./tempDatabaseFile.js"
 
 const onFile = () => sqliteReadWriteClient({ filename: tempDatabaseFile("mailroom-rw-") })
@@ -25,18 +26,10 @@ describe("sqliteReadWriteClient", () => {
       const sql = yield* SqlClient.SqlClient
       yield* createItems
       yield* sql`INSERT INTO items (name) VALUES ('committed')`
-      const inside = yield* Deferred.make<void>()
-      const finish = yield* Deferred.make<void>()
-      const writer = yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`INSERT INTO items (name) VALUES ('pending')`
-        yield* Deferred.succeed(inside, undefined)
-        yield* Deferred.await(finish)
-      })).pipe(Effect.fork)
-      yield* Deferred.await(inside)
+      const writer = yield* heldTransaction(sql`INSERT INTO items (name) VALUES ('pending')`)
       const during = yield* count.pipe(Effect.timeout("2 seconds"))
       expect(during).toBe(1)
-      yield* Deferred.succeed(finish, undefined)
-      yield* Fiber.join(writer)
+      yield* writer.commit
       expect(yield* count).toBe(2)
     }).pipe(Effect.provide(onFile())))
 

@@ -7,8 +7,9 @@ import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { SyncWriter } from "@mailroom/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber } from "effect"
+import { Effect, Exit, Fiber } from "effect"
 import { sqliteReadWriteClient } from "../src/SqliteReadWriteClient.js"
+import { heldTransaction } from "./heldTransaction.js"
 import { tempDatabaseFile } from "./tempDatabaseFile.js"
 
 const onFile = () => sqliteReadWriteClient({ filename: tempDatabaseFile("mailroom-sync-"), transformResultNames: (name) => name.toUpperCase() })
@@ -27,19 +28,11 @@ describe("SyncWriter on SQLite", () => {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       yield* setUp
-      const inside = yield* Deferred.make<void>()
-      const finish = yield* Deferred.make<void>()
-      const open = yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`INSERT INTO items (item_name) VALUES ('first')`
-        yield* Deferred.succeed(inside, undefined)
-        yield* Deferred.await(finish)
-      })).pipe(Effect.fork)
-      yield* Deferred.await(inside)
+      const open = yield* heldTransaction(sql`INSERT INTO items (item_name) VALUES ('first')`)
       const second = yield* Effect.fork(insert("second"))
       yield* Effect.sleep("50 millis")
       expect(second.unsafePoll()).toBeNull()
-      yield* Deferred.succeed(finish, undefined)
-      yield* Fiber.join(open)
+      yield* open.commit
       expect(yield* Fiber.join(second)).toEqual({ ID: 2, ITEM_NAME: "second" })
       expect(yield* names).toEqual(["first", "second"])
     }).pipe(Effect.provide(onFile())))

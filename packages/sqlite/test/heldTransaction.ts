@@ -1,0 +1,18 @@
+import { SqlClient } from "@effect/sql"
+import { Deferred, Effect, Fiber } from "effect"
+
+/**
+ * Forks a transaction that runs `statement` and stays open; waits until it is. `commit` lets it end and waits for its
+ * fiber.
+ */
+export const heldTransaction = <A, E, R>(statement: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const inside = yield* Deferred.make<void>()
+    const finish = yield* Deferred.make<void>()
+    const fiber = yield* sql.withTransaction(
+      Effect.zipRight(statement, Effect.zipRight(Deferred.succeed(inside, undefined), Deferred.await(finish)))
+    ).pipe(Effect.fork)
+    yield* Deferred.await(inside)
+    return { commit: Effect.zipRight(Deferred.succeed(finish, undefined), Fiber.join(fiber)) }
+  })

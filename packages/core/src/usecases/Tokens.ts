@@ -1,4 +1,4 @@
-import { Effect, Encoding, Option } from "effect"
+import { Clock, Effect, Encoding, Option } from "effect"
 import type { Ability, ApiToken } from "../domain/ApiToken.js"
 import type { Page } from "../domain/CollectionQuery.js"
 import type { TokenQuery } from "../domain/Collections.js"
@@ -11,6 +11,7 @@ import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import { Sha256, type Sha256Function } from "../ports/Sha256.js"
 import { parseUuid } from "./lookup.js"
 import { now } from "./now.js"
+import { recentTokens } from "./recentTokens.js"
 
 /** SHA-256 of a token secret, hex encoded: the only form in which secrets are stored (synchronous with `sha256`). */
 export const hashToken = (secret: string, sha256: Sha256Function | null = null): Effect.Effect<string> =>
@@ -20,6 +21,15 @@ export const hashToken = (secret: string, sha256: Sha256Function | null = null):
       Effect.map((digest) => Encoding.encodeHex(new Uint8Array(digest)))
     )
 
+/**
+ * How long a token found by its secret is taken without asking the store again (ms): a revocation through this process
+ * applies at once, one made through another process (another API server on the same database) within this time.
+ */
+export const TOKEN_RECHECK_MS = 1_000
+
+/** Most tokens remembered at once. */
+const MOST_REMEMBERED = 1_000
+
 const newSecret = (): string => `mr_${Encoding.encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(30)))}`
 
 /** API tokens: issue, seed, authenticate and authorize bearer tokens. */
@@ -27,6 +37,8 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
   effect: Effect.gen(function*() {
     const repo = yield* ApiTokenRepository
     const sha256 = yield* Sha256
+    // a look-up and a decoded row per request were ~12 % of a sign-up's CPU (bench/HISTORY.md)
+    const recent = recentTokens(TOKEN_RECHECK_MS, MOST_REMEMBERED)
 
     const insert = (name: string, secret: string, abilities: ReadonlyArray<Ability>) =>
       Effect.gen(function*() {
@@ -47,15 +59,24 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     const ensure = Effect.fn("Tokens.ensure")(function*(secret: string, name: string) {
       const existing = yield* repo.findByHash(yield* hashToken(secret, sha256))
       if (Option.isSome(existing) && existing.value.can("all")) return existing.value
-      if (Option.isSome(existing)) yield* repo.delete(existing.value.uuid)
+      if (Option.isSome(existing)) {
+        yield* repo.delete(existing.value.uuid)
+        recent.forget()
+      }
       return yield* insert(name, secret, ["all"])
     })
 
-    /** The token with this secret, or Unauthenticated. */
+    /** The token with this secret, or Unauthenticated; one found within the last TOKEN_RECHECK_MS is not looked up again. */
     const authenticate = Effect.fn("Tokens.authenticate")(function*(secret: string) {
       if (secret === "") return yield* Unauthenticated.default
+      const at = yield* Clock.currentTimeMillis
+      const known = recent.get(secret, at)
+      if (known !== undefined) return known
+      const since = recent.generation()
       const token = yield* repo.findByHash(yield* hashToken(secret, sha256))
-      return yield* Option.match(token, { onNone: () => Unauthenticated.default, onSome: Effect.succeed })
+      if (Option.isNone(token)) return yield* Unauthenticated.default
+      recent.remember(secret, token.value, at, since)
+      return token.value
     })
 
     /** Fails with Forbidden unless the token grants the ability. */
@@ -87,6 +108,7 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
       const parsed = parseUuid(uuid)
       const deleted = Option.isSome(parsed) && (yield* repo.delete(parsed.value.toLowerCase() as ApiTokenUuid))
       if (!deleted) return yield* NotFound.of("Token")
+      recent.forget()
     })
 
     return { create, ensure, authenticate, authorize, list, page, revoke } as const

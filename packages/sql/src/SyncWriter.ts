@@ -5,6 +5,8 @@ import { Context, type Effect } from "effect"
 export interface SyncStatements {
   /** Runs a statement; its first row (a `RETURNING` or a `SELECT`), fields named as the client names them, if any. */
   readonly get: (sql: string, params: ReadonlyArray<unknown>) => Record<string, unknown> | undefined
+  /** Runs a statement; every row it returns, fields named as the client names them. */
+  readonly all: (sql: string, params: ReadonlyArray<unknown>) => Array<Record<string, unknown>>
   /** Runs a statement for what it changes. */
   readonly run: (sql: string, params: ReadonlyArray<unknown>) => void
 }

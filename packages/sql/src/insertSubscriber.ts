@@ -3,11 +3,10 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { createdEvent, type EmailListId, type SubscriberId, type SubscriberStatus } from "@mailroom/core"
 import { Effect, Option } from "effect"
 import { columnName } from "./columnNames.js"
-import { dataTexts, EVENT_COLUMNS, eventValues, insertEvents, pgEventValues } from "./events/insertEvents.js"
+import { dataTexts, EVENT_COLUMNS, insertEvents, pgEventValues, runEventInserts } from "./events/insertEvents.js"
 import { LIST_COUNTS, shiftListCount } from "./listCounts.js"
-import { counterChanges, noteCountChange } from "./sharedCounters.js"
+import { counterStatements, noteCountChange } from "./sharedCounters.js"
 import type { SyncWriter } from "./SyncWriter.js"
-import { insertText } from "./valuesInsert.js"
 
 /** A subscriber's columns as `INSERT INTO subscribers` writes them (camelCase; the client maps the names). */
 export interface SubscriberInsertRow {
@@ -60,18 +59,17 @@ const insertAtOnce = (writer: SyncWriter["Type"], row: SubscriberInsertRow, at: 
   const key = fields.join(",")
   let text = subscriberInserts.get(key)
   if (text === undefined) {
-    text = `INSERT INTO subscribers (${fields.map(columnName).join(", ")}) VALUES (${fields.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING RETURNING *`
+    text = `INSERT INTO subscribers (${fields.map((field) => `"${columnName(field)}"`).join(", ")}) VALUES (${fields.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING RETURNING *`
     if (subscriberInserts.size < 64) subscriberInserts.set(key, text)
   }
   const inserted = text
   const values = fields.map((field) => row[field] ?? null)
-  const counted = `UPDATE ${LIST_COUNTS.table} SET ${counterChanges(LIST_COUNTS, [[row.status, 1]])} WHERE id = ?`
+  const counted = counterStatements(LIST_COUNTS, new Map([[row.emailListId, new Map([[row.status, 1]])]]))
   return writer.write((statements) => {
     const created = statements.get(inserted, values)
     if (created === undefined) return []
-    const event = createdEvent({ id: Number(created["id"]) as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)
-    statements.run(insertText(false, "events", EVENT_COLUMNS, 1, ""), eventValues(event, dataTexts()))
-    statements.run(counted, [row.emailListId])
+    runEventInserts(statements, [createdEvent({ id: Number(created["id"]) as SubscriberId, emailListId: row.emailListId as EmailListId }, row.status, at)])
+    for (const [text, ids] of counted) statements.run(text, ids)
     return [created]
   })
 }

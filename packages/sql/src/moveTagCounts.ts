@@ -16,4 +16,8 @@ export const TAG_COUNTS: SharedCounters = {
  * writers that took them in other orders deadlocked on Postgres, before Postgres recorded changes instead.
  */
 export const moveTagCounts = (sql: SqlClient.SqlClient, delta: ReadonlyMap<number, number>): Effect.Effect<void, SqlError> =>
-  recordCountChanges(sql, TAG_COUNTS, new Map([...delta].map(([tagId, by]) => [tagId, new Map([["subscribers", by]])])))
+  recordCountChanges(sql, TAG_COUNTS, tagCountChanges(delta))
+
+/** TAG_COUNTS' changes for tag id → by how much. */
+export const tagCountChanges = (delta: ReadonlyMap<number, number>): Map<number, Map<string, number>> =>
+  new Map([...delta].map(([tagId, by]) => [tagId, new Map([["subscribers", by]])]))

@@ -51,7 +51,7 @@ export const countExpression = (counters: SharedCounters, alias: string, changeC
 }
 
 /** The `SET` clause moving a row's counters by `by` (change column, amount): SQLite's update of shared counters. */
-export const counterChanges = (counters: SharedCounters, by: ReadonlyArray<readonly [string, number]>): string =>
+const counterChanges = (counters: SharedCounters, by: ReadonlyArray<readonly [string, number]>): string =>
   by.map(([column, n]) => `${counters.columns[column]} = ${counters.columns[column]} + ${n}`).join(", ")
 
 /**
@@ -64,10 +64,7 @@ export const recordCountChanges = (
   counters: SharedCounters,
   changes: ReadonlyMap<number, ReadonlyMap<string, number>>
 ): Effect.Effect<void, SqlError> => {
-  const moved = [...changes]
-    .map(([id, by]) => [id, [...by].filter(([, n]) => n !== 0)] as const)
-    .filter(([, by]) => by.length > 0)
-    .sort(([a], [b]) => a - b)
+  const moved = movesOf(changes)
   if (moved.length === 0) return Effect.void
   return sql.onDialectOrElse({
     pg: () =>
@@ -78,20 +75,38 @@ export const recordCountChanges = (
           [counters.key]: id
         })))
       }`.pipe(Effect.tap(() => noteCountChange(sql)), Effect.asVoid),
-    orElse: () => {
-      // rows moved by the same amounts share one UPDATE
-      const updates = new Map<string, Array<number>>()
-      for (const [id, by] of moved) {
-        const set = counterChanges(counters, by)
-        const ids = updates.get(set)
-        if (ids === undefined) updates.set(set, [id])
-        else ids.push(id)
-      }
-      return Effect.forEach(updates, ([set, ids]) =>
+    orElse: () =>
+      Effect.forEach(counterUpdates(counters, moved), ([set, ids]) =>
         sql`UPDATE ${sql(counters.table)} SET ${sql.literal(set)} WHERE id IN ${sql.in(ids)}`, { discard: true })
-    }
   })
 }
+
+/** The rows' non-zero moves (row id → change column → by how much), in row id order. */
+const movesOf = (changes: ReadonlyMap<number, ReadonlyMap<string, number>>) =>
+  [...changes]
+    .map(([id, by]) => [id, [...by].filter(([, n]) => n !== 0)] as const)
+    .filter(([, by]) => by.length > 0)
+    .sort(([a], [b]) => a - b)
+
+/** SQLite's updates of moved counters: a `SET` clause and the ids of the rows it moves (rows moved alike share one). */
+const counterUpdates = (counters: SharedCounters, moved: ReturnType<typeof movesOf>): Map<string, Array<number>> => {
+  const updates = new Map<string, Array<number>>()
+  for (const [id, by] of moved) {
+    const set = counterChanges(counters, by)
+    const ids = updates.get(set)
+    if (ids === undefined) updates.set(set, [id])
+    else ids.push(id)
+  }
+  return updates
+}
+
+/** `recordCountChanges` on SQLite as statement texts (`?` for the ids) and their ids, for a `SyncWriter`. */
+export const counterStatements = (
+  counters: SharedCounters,
+  changes: ReadonlyMap<number, ReadonlyMap<string, number>>
+): Array<readonly [string, ReadonlyArray<number>]> =>
+  [...counterUpdates(counters, movesOf(changes))].map(([set, ids]) =>
+    [`UPDATE ${counters.table} SET ${set} WHERE id IN (${ids.map(() => "?").join(", ")})`, ids] as const)
 
 /**
  * Adds the recorded changes to their rows in one statement (what it deletes is what it adds, so a change committed

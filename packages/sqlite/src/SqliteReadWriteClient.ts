@@ -167,6 +167,7 @@ export const sqliteReadWriteClient = (
         const row = prepared(sql).get(...params) as Record<string, unknown> | undefined
         return row === undefined ? undefined : named(row)
       },
+      all: (sql, params) => (prepared(sql).all(...params) as Array<Record<string, unknown>>).map(named),
       run: (sql, params) => {
         prepared(sql).run(...params)
       }
@@ -175,11 +176,18 @@ export const sqliteReadWriteClient = (
     const atomically = db.transaction(<A>(f: (statements: SyncStatements) => A): A => f(statements))
     const attempt = <A>(f: (statements: SyncStatements) => A) =>
       Effect.try({ try: () => atomically(f) as A, catch: statementFailed })
+    // with the lock held nobody else's transaction may be open; one left by a failed COMMIT is not joined
+    const alone = <A>(f: (statements: SyncStatements) => A) =>
+      Effect.suspend(() =>
+        db.inTransaction
+          ? Effect.fail(new SqlError({ message: "The writing connection has a transaction open that no writer holds" }))
+          : attempt(f)
+      )
     const syncWriter = SyncWriter.of({
       // inside the fiber's transaction the fiber holds the connection already; outside, it waits for its turn
       write: (f) =>
         sliced.after(Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
-          Option.isSome(outer) ? attempt(f) : Effect.scoped(Effect.zipRight(lock, attempt(f)))))
+          Option.isSome(outer) ? attempt(f) : Effect.scoped(Effect.zipRight(lock, alone(f)))))
     })
     return Context.make(SqlClient.SqlClient, client).pipe(Context.add(SyncWriter, syncWriter))
   })).pipe(Layer.provide(Reactivity.layer))

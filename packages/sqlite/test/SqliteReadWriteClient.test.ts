@@ -142,6 +142,18 @@ describe("sqliteReadWriteClient", () => {
       expect(yield* count).toBe(1)
     }).pipe(Effect.provide(sqliteReadWriteClient({ filename: ":memory:" }))))
 
+  it.live("`:memory:`: a read outside a transaction waits for another fiber's open one, and does not see its rows", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* createItems
+      const writer = yield* heldTransaction(sql`INSERT INTO items (name) VALUES ('pending')`)
+      const read = yield* Effect.fork(count)
+      yield* Effect.sleep("50 millis")
+      expect(read.unsafePoll()).toBeNull()
+      yield* writer.commit
+      expect(yield* Fiber.join(read)).toBe(1)
+    }).pipe(Effect.provide(sqliteReadWriteClient({ filename: ":memory:" }))))
+
   it("only a plain SELECT counts as a read", () => {
     expect(onlyReads("SELECT 1")).toBe(true)
     expect(onlyReads("\n  select id FROM x")).toBe(true)

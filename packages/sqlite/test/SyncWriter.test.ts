@@ -62,6 +62,18 @@ describe("SyncWriter on SQLite", () => {
       expect(yield* names).toEqual(["b"])
     }).pipe(Effect.provide(onFile())))
 
+  it.live("a transaction left open on the connection by nobody holding it (a failed COMMIT) is not joined", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* setUp
+      yield* sql.unsafe("BEGIN")
+      const failed = yield* insert("stray").pipe(Effect.flip)
+      expect(failed.message).toMatch(/transaction open/)
+      yield* sql.unsafe("ROLLBACK")
+      yield* insert("kept")
+      expect(yield* names).toEqual(["kept"])
+    }).pipe(Effect.provide(onFile())))
+
   it.live("`:memory:` writes on its one connection, which reads then see", () =>
     Effect.gen(function*() {
       yield* setUp

@@ -40,6 +40,9 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     // a look-up and a decoded row per request were ~12 % of a sign-up's CPU (bench/HISTORY.md)
     const recent = recentTokens(TOKEN_RECHECK_MS, MOST_REMEMBERED)
 
+    /** A token's deletion, after which the remembered tokens are forgotten, even if the request is interrupted. */
+    const forgetting = (deletion: Effect.Effect<boolean>) => Effect.uninterruptible(Effect.tap(deletion, () => recent.forget()))
+
     const insert = (name: string, secret: string, abilities: ReadonlyArray<Ability>) =>
       Effect.gen(function*() {
         const tokenHash = yield* hashToken(secret, sha256)
@@ -59,10 +62,7 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     const ensure = Effect.fn("Tokens.ensure")(function*(secret: string, name: string) {
       const existing = yield* repo.findByHash(yield* hashToken(secret, sha256))
       if (Option.isSome(existing) && existing.value.can("all")) return existing.value
-      if (Option.isSome(existing)) {
-        yield* repo.delete(existing.value.uuid)
-        recent.forget()
-      }
+      if (Option.isSome(existing)) yield* forgetting(repo.delete(existing.value.uuid))
       return yield* insert(name, secret, ["all"])
     })
 
@@ -106,9 +106,8 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     /** Revokes (deletes) a token; NotFound for an unknown uuid. A token may revoke itself. */
     const revoke = Effect.fn("Tokens.revoke")(function*(uuid: string) {
       const parsed = parseUuid(uuid)
-      const deleted = Option.isSome(parsed) && (yield* repo.delete(parsed.value.toLowerCase() as ApiTokenUuid))
+      const deleted = Option.isSome(parsed) && (yield* forgetting(repo.delete(parsed.value.toLowerCase() as ApiTokenUuid)))
       if (!deleted) return yield* NotFound.of("Token")
-      recent.forget()
     })
 
     return { create, ensure, authenticate, authorize, list, page, revoke } as const

@@ -2,7 +2,8 @@ import type { ApiToken } from "../domain/ApiToken.js"
 
 /**
  * Tokens found by their secret within the last `ttlMs`, at most `most` of them (the oldest go first): a client's
- * requests then ask the store for its token once per `ttlMs`. `forget` drops them all (a token was revoked here) and
+ * requests then ask the store for its token once per `ttlMs`. Keyed by the secret itself, which each request carries
+ * anyway (hashing it for the key would cost what remembering saves). `forget` drops them all (a token was revoked here) and
  * makes a look-up that started before it unable to remember what it found.
  */
 export const recentTokens = (ttlMs: number, most: number) => {

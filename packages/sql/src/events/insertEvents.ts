@@ -2,7 +2,8 @@ import type { SqlClient } from "@effect/sql"
 import type { NewEvent } from "@mailroom/core"
 import { Effect } from "effect"
 import { isoText } from "../isoText.js"
-import { type InsertValue, valuesInsert } from "../valuesInsert.js"
+import type { SyncStatements } from "../SyncWriter.js"
+import { insertText, type InsertValue, valuesInsert } from "../valuesInsert.js"
 
 /** Events per multi-row INSERT (8 columns each). */
 const CHUNK = 1_000
@@ -64,17 +65,29 @@ export const pgEventValues = (
   }))
 }
 
+/** The events' values for multi-row inserts: chunks of at most CHUNK rows, row after row, EVENT_COLUMNS each. */
+export const eventValueChunks = (events: ReadonlyArray<NewEvent>): Array<Array<InsertValue>> => {
+  const dataText = dataTexts()
+  const chunks: Array<Array<InsertValue>> = []
+  for (let at = 0; at < events.length; at += CHUNK) {
+    const end = Math.min(events.length, at + CHUNK)
+    const values = new Array<InsertValue>((end - at) * EVENT_COLUMNS.length)
+    for (let i = at, v = 0; i < end; i++) v = writeEventValues(events[i]!, dataText, values, v)
+    chunks.push(values)
+  }
+  return chunks
+}
+
 /** Records events in the current transaction, in multi-row inserts. */
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<NewEvent>) =>
-  Effect.gen(function*() {
-    const dataText = dataTexts()
-    for (let at = 0; at < events.length; at += CHUNK) {
-      const end = Math.min(events.length, at + CHUNK)
-      const values = new Array<InsertValue>((end - at) * EVENT_COLUMNS.length)
-      for (let i = at, v = 0; i < end; i++) v = writeEventValues(events[i]!, dataText, values, v)
-      yield* valuesInsert(sql, "events", EVENT_COLUMNS, values)
-    }
-  })
+  Effect.forEach(eventValueChunks(events), (values) => valuesInsert(sql, "events", EVENT_COLUMNS, values), { discard: true })
+
+/** Records events through a `SyncWriter`'s statements (SQLite), in multi-row inserts. */
+export const runEventInserts = (statements: SyncStatements, events: ReadonlyArray<NewEvent>): void => {
+  for (const values of eventValueChunks(events)) {
+    statements.run(insertText(false, "events", EVENT_COLUMNS, values.length / EVENT_COLUMNS.length, ""), values)
+  }
+}
 
 /**
  * Records one event per send among `sendIds` (set-based: INSERT … SELECT), with the send's campaign, transactional

@@ -4,7 +4,6 @@ import {
   type EmailListId,
   ExtraAttributes,
   statusEvents,
-  tagEvents,
   Subscriber,
   type SubscriberChanges,
   type SubscriberCriteria,
@@ -19,6 +18,8 @@ import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
 import { insertSubscriber } from "../insertSubscriber.js"
 import { changeTagsAtOnce } from "../changeTagsAtOnce.js"
+import { changeTagsSync } from "../changeTagsSync.js"
+import { linkCountDelta, tagChangeEvents } from "../tagChanges.js"
 import { moveTagCounts } from "../moveTagCounts.js"
 import { orderClause } from "../selectPage.js"
 import { listCountExpression, shiftListCount } from "../listCounts.js"
@@ -96,34 +97,13 @@ export const SqlSubscriberRepository = Layer.effect(
       Effect.map(decodeTagIds(rows), (refs) => refs.map((ref) => Number(ref.tagId)))
 
     /** Moves the tags' counts by the links removed and added. */
-    const countTags = (removed: ReadonlyArray<number>, added: ReadonlyArray<number>) => {
-      const delta = new Map<number, number>()
-      for (const [tagIds, by] of [[removed, -1], [added, 1]] as const) {
-        for (const tagId of tagIds) delta.set(tagId, (delta.get(tagId) ?? 0) + by)
-      }
-      return moveTagCounts(sql, delta)
-    }
+    const countTags = (removed: ReadonlyArray<number>, added: ReadonlyArray<number>) => moveTagCounts(sql, linkCountDelta(removed, added))
 
     /** Records a subscriber's tag.removed and tag.added events for the links that changed (`removed`, `added`). */
-    const tagsChanged = (
-      subscriberId: number,
-      tags: ReadonlyArray<TagRef>,
-      removed: ReadonlyArray<number>,
-      added: ReadonlyArray<number>
-    ) =>
-      Effect.gen(function*() {
-        if (removed.length + added.length === 0) return
-        const at = new Date(yield* Clock.currentTimeMillis)
-        const subscriber = { id: subscriberId, emailListId: tags[0]?.emailListId ?? 0 }
-        // each id once: they are the RETURNING tag_id of one subscriber's links
-        const byId = new Map(tags.map((tag) => [tag.id as number, tag]))
-        const named = (ids: ReadonlyArray<number>) =>
-          [...ids].sort((a, b) => a - b).flatMap((id) => {
-            const tag = byId.get(id)
-            return tag === undefined ? [] : [{ id: tag.id, name: tag.name }]
-          })
-        yield* insertEvents(sql, [...tagEvents("tag.removed", subscriber, named(removed), at), ...tagEvents("tag.added", subscriber, named(added), at)])
-      })
+    const tagsChanged = (subscriberId: number, tags: ReadonlyArray<TagRef>, removed: ReadonlyArray<number>, added: ReadonlyArray<number>) =>
+      removed.length + added.length === 0
+        ? Effect.void
+        : Effect.flatMap(Clock.currentTimeMillis, (millis) => insertEvents(sql, tagChangeEvents(subscriberId, tags, removed, added, new Date(millis))))
 
     /** The tags with these ids, as a change of a subscriber's tags names them. */
     const tagRefs = (ids: ReadonlyArray<TagId>) =>
@@ -151,6 +131,7 @@ export const SqlSubscriberRepository = Layer.effect(
         if (pg && !remove.some((tag) => add.some((other) => other.id === tag.id))) {
           return yield* changeTagsAtOnce(sql, id, add, remove, new Date(yield* Clock.currentTimeMillis))
         }
+        if (Option.isSome(writer)) return yield* changeTagsSync(writer.value, id, add, remove, new Date(yield* Clock.currentTimeMillis))
         const removed = remove.length === 0 ? [] : yield* tagIdsOf(yield* sql`DELETE FROM subscriber_tags
           WHERE subscriber_id = ${id} AND tag_id IN ${sql.in(remove.map((tag) => tag.id))} RETURNING tag_id`)
         const added = add.length === 0 ? [] : yield* tagIdsOf(yield* sql`INSERT INTO subscriber_tags

@@ -6,9 +6,7 @@ import { TAG_COUNTS, tagCountChanges } from "./moveTagCounts.js"
 import { counterStatements } from "./sharedCounters.js"
 import type { SyncStatements, SyncWriter } from "./SyncWriter.js"
 import { linkCountDelta, tagChangeEvents } from "./tagChanges.js"
-
-/** `?, ?, …` for `count` values. */
-const marks = (count: number) => Array.from({ length: count }, () => "?").join(", ")
+import { insertText, questionMarks } from "./valuesInsert.js"
 
 /** The tag ids of `RETURNING tag_id` rows. */
 const tagIdsOf = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map((row) => Number(Object.values(row)[0]))
@@ -29,11 +27,11 @@ export const changeTagsSync = (
   const adding = [...new Set(add.map((tag) => tag.id as number))]
   return writer.write((statements: SyncStatements) => {
     const removed = removing.length === 0 ? [] : tagIdsOf(statements.all(
-      `DELETE FROM subscriber_tags WHERE subscriber_id = ? AND tag_id IN (${marks(removing.length)}) RETURNING tag_id`,
+      `DELETE FROM subscriber_tags WHERE subscriber_id = ? AND tag_id IN (${questionMarks(removing.length)}) RETURNING tag_id`,
       [id, ...removing]
     ))
     const added = adding.length === 0 ? [] : tagIdsOf(statements.all(
-      `INSERT INTO subscriber_tags (subscriber_id, tag_id) VALUES ${adding.map(() => "(?, ?)").join(", ")} ON CONFLICT DO NOTHING RETURNING tag_id`,
+      insertText(false, "subscriber_tags", ["subscriber_id", "tag_id"], adding.length, "tag_id", "ON CONFLICT DO NOTHING"),
       adding.flatMap((tagId) => [id, tagId])
     ))
     runEventInserts(statements, tagChangeEvents(id, [...remove, ...add], removed, added, at))

@@ -7,6 +7,7 @@ import { dataTexts, EVENT_COLUMNS, insertEvents, pgEventValues, runEventInserts 
 import { LIST_COUNTS, shiftListCount } from "./listCounts.js"
 import { counterStatements, noteCountChange } from "./sharedCounters.js"
 import type { SyncWriter } from "./SyncWriter.js"
+import { insertText } from "./valuesInsert.js"
 
 /** A subscriber's columns as `INSERT INTO subscribers` writes them (camelCase; the client maps the names). */
 export interface SubscriberInsertRow {
@@ -50,19 +51,11 @@ export const insertSubscriber = (
       ))
   })
 
-/** The texts of a subscriber's INSERT by its row's fields (a sign-up's and an import's rows have fixed sets). */
-const subscriberInserts = new Map<string, string>()
-
 /** The sign-up's three statements as one call on the writing connection (`SyncWriter`), texts and values as above. */
 const insertAtOnce = (writer: SyncWriter["Type"], row: SubscriberInsertRow, at: Date) => {
   const fields = Object.keys(row)
-  const key = fields.join(",")
-  let text = subscriberInserts.get(key)
-  if (text === undefined) {
-    text = `INSERT INTO subscribers (${fields.map((field) => `"${columnName(field)}"`).join(", ")}) VALUES (${fields.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING RETURNING *`
-    if (subscriberInserts.size < 64) subscriberInserts.set(key, text)
-  }
-  const inserted = text
+  // column names quoted, as @effect/sql's `sql.insert` quotes them
+  const inserted = insertText(false, "subscribers", fields.map((field) => `"${columnName(field)}"`), 1, "*", "ON CONFLICT DO NOTHING")
   const values = fields.map((field) => row[field] ?? null)
   const counted = counterStatements(LIST_COUNTS, new Map([[row.emailListId, new Map([[row.status, 1]])]]))
   return writer.write((statements) => {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Layer, Schedule } from "effect"
+import { questionMarks } from "./valuesInsert.js"
 
 /**
  * Counter columns of rows that every writer of a list shares (a list's per-status counts, a tag's subscriber count),
@@ -106,7 +107,7 @@ export const counterStatements = (
   changes: ReadonlyMap<number, ReadonlyMap<string, number>>
 ): Array<readonly [string, ReadonlyArray<number>]> =>
   [...counterUpdates(counters, movesOf(changes))].map(([set, ids]) =>
-    [`UPDATE ${counters.table} SET ${set} WHERE id IN (${ids.map(() => "?").join(", ")})`, ids] as const)
+    [`UPDATE ${counters.table} SET ${set} WHERE id IN (${questionMarks(ids.length)})`, ids] as const)
 
 /**
  * Adds the recorded changes to their rows in one statement (what it deletes is what it adds, so a change committed

@@ -9,9 +9,15 @@ export type InsertValue = string | number | null
 const texts = new Map<string, string>()
 const REMEMBERED = 16
 
-/** The text of an INSERT of `count` rows of `columns` into `table` (`$n` placeholders on Postgres, `?` elsewhere), made once per shape. */
-export const insertText = (pg: boolean, table: string, columns: ReadonlyArray<string>, count: number, returning: string) => {
-  const key = `${pg}|${table}|${columns.join(",")}|${count}|${returning}`
+/** `?, ?, …`: `count` placeholders of SQLite's. */
+export const questionMarks = (count: number): string => Array.from({ length: count }, () => "?").join(", ")
+
+/**
+ * The text of an INSERT of `count` rows of `columns` into `table` (`$n` placeholders on Postgres, `?` elsewhere), with
+ * `onConflict` (e.g. `ON CONFLICT DO NOTHING`) and `RETURNING returning` where given, made once per shape.
+ */
+export const insertText = (pg: boolean, table: string, columns: ReadonlyArray<string>, count: number, returning: string, onConflict = "") => {
+  const key = `${pg}|${table}|${columns.join(",")}|${count}|${returning}|${onConflict}`
   let text = texts.get(key)
   if (text === undefined) {
     const rows: Array<string> = []
@@ -20,7 +26,9 @@ export const insertText = (pg: boolean, table: string, columns: ReadonlyArray<st
       for (let column = 0; column < columns.length; column++) marks.push(pg ? `$${++n}` : "?")
       rows.push(`(${marks.join(",")})`)
     }
-    text = `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rows.join(",")}${returning === "" ? "" : ` RETURNING ${returning}`}`
+    text = `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rows.join(",")}${onConflict === "" ? "" : ` ${onConflict}`}${
+      returning === "" ? "" : ` RETURNING ${returning}`
+    }`
     if (texts.size >= REMEMBERED) texts.clear()
     texts.set(key, text)
   }

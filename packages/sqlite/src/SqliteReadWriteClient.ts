@@ -95,14 +95,6 @@ const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
     Effect.zipRight(restore(acquire), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, Effect.sync(release)))))
 }
 
-/** The first row's fields renamed as the client names result columns. */
-const renamed = (transform: ((name: string) => string) | undefined) => (row: Record<string, unknown>): Record<string, unknown> => {
-  if (transform === undefined) return row
-  const named: Record<string, unknown> = {}
-  for (const column in row) named[transform(column)] = row[column]
-  return named
-}
-
 /** Opens the writing connection (WAL mode), closed with the scope. */
 const openWriter = (filename: string) =>
   Effect.acquireRelease(
@@ -154,14 +146,16 @@ export const sqliteReadWriteClient = (
       executeUnprepared: (sql, params, transformRows) => on(sql, (c) => c.executeUnprepared(sql, params, transformRows)),
       executeStream: (sql, params, transformRows) => Stream.unwrapScoped(Effect.map(writing, (c) => c.executeStream(sql, params, transformRows)))
     })
+    // result columns renamed as the client renames them, for its statements and the SyncWriter's
+    const transforms = options.transformResultNames === undefined ? undefined : Statement.defaultTransforms(options.transformResultNames)
     const client = yield* SqlClient.make({
       acquirer: Effect.succeed(routed),
       transactionAcquirer: Effect.map(writing, sliced.wrap),
       compiler: Statement.makeCompilerSqlite(options.transformQueryNames),
       spanAttributes: [["db.system.name", "sqlite"]],
-      ...(options.transformResultNames === undefined ? {} : { transformRows: Statement.defaultTransforms(options.transformResultNames).array })
+      ...(transforms === undefined ? {} : { transformRows: transforms.array })
     })
-    const named = renamed(options.transformResultNames)
+    const named = (row: Record<string, unknown>) => (transforms === undefined ? row : transforms.object(row))
     const statements: SyncStatements = {
       get: (sql, params) => {
         const row = prepared(sql).get(...params) as Record<string, unknown> | undefined

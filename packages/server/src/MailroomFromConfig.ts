@@ -124,6 +124,7 @@ export const MailroomFromConfig = (config: ServerConfig) =>
       Effect.map(ImportOptions, (defaults) => ({
         ...defaults,
         batchSize: config.importBatchRows,
+        windowRows: config.importWindowRows,
         lease: Duration.seconds(Math.max(1, config.importLeaseSeconds))
       }))
     )),

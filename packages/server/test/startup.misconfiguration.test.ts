@@ -48,7 +48,8 @@ const cases: ReadonlyArray<readonly [string, () => Promise<Record<string, string
   ["DKIM key that is no key", async () => ({ DKIM_DOMAIN: "example.com", DKIM_SELECTOR: "s1", DKIM_PRIVATE_KEY: RSA_KEY_NOT_PEM }), /^DKIM_PRIVATE_KEY: /],
   ["boolean that is not one", async () => ({ WORKERS: "sometimes" }), /^WORKERS: Expected a boolean value/],
   ["lease out of range (a message naming its variable)", async () => ({ AUTOMATION_LEASE_SECONDS: "0" }), /^AUTOMATION_LEASE_SECONDS must be 1 or more$/],
-  ["import batch out of range", async () => ({ IMPORT_BATCH_ROWS: "5" }), /^IMPORT_BATCH_ROWS: must be 0 \(the default, 10000\) or from 100 to 100000/]
+  ["import batch out of range", async () => ({ IMPORT_BATCH_ROWS: "5" }), /^IMPORT_BATCH_ROWS: must be 0 \(the default, 10000\) or from 100 to 100000/],
+  ["import window out of range", async () => ({ IMPORT_WINDOW_ROWS: "50" }), /^IMPORT_WINDOW_ROWS: must be 0 \(rows written in the CSV's order\) or from 1000 to 1000000/]
 ]
 
 describe("misconfiguration", () => {

@@ -5,7 +5,7 @@ import { Timestamp } from "./Timestamp.js"
 
 /**
  * A bulk import of subscribers from CSV text into one list. The CSV is stored in appended parts while the import is a
- * draft and dropped once it has run; `processedRows` is the worker's resume point (data rows already written).
+ * draft and dropped once it has run; `processedRows` is the worker's resume point (data rows already written, counted in the order `windowRows` gives).
  */
 export class SubscriberImport extends Schema.Class<SubscriberImport>("SubscriberImport")({
   id: SubscriberImportId,
@@ -19,6 +19,11 @@ export class SubscriberImport extends Schema.Class<SubscriberImport>("Subscriber
   importedSubscribersCount: Schema.NullOr(Schema.Int),
   errorCount: Schema.Int,
   processedRows: Schema.Int,
+  /**
+   * Data rows the worker reads, sorts by address and then writes, chosen when the import begins (so a restart resumes
+   * with the same windows); 0 writes them in the CSV's order.
+   */
+  windowRows: Schema.Int,
   /** Size of the stored CSV text in UTF-16 code units (0 once the import has run). */
   csvLength: Schema.Int,
   failureReason: Schema.NullOr(Schema.String),

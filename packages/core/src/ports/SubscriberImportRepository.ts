@@ -21,7 +21,7 @@ export interface ImportSettings {
 export type ImportProgress = Partial<
   Pick<
     SubscriberImport,
-    "importedSubscribersCount" | "errorCount" | "processedRows" | "failureReason" | "lockedUntil" | "startedAt" | "finishedAt" | "updatedAt"
+    "importedSubscribersCount" | "errorCount" | "processedRows" | "windowRows" | "failureReason" | "lockedUntil" | "startedAt" | "finishedAt" | "updatedAt"
   >
 >
 

@@ -92,6 +92,7 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
         importedSubscribersCount: null,
         errorCount: 0,
         processedRows: 0,
+        windowRows: 0,
         failureReason: null,
         lockedUntil: null,
         startedAt: null,

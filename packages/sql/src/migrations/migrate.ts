@@ -16,6 +16,7 @@ import engagementIndexes from "./0013_engagement_indexes.js"
 import noGlobalEmailIndex from "./0014_no_global_email_index.js"
 import eventIndexes from "./0015_event_indexes.js"
 import countChanges from "./0016_count_changes.js"
+import importWindows from "./0017_import_windows.js"
 
 /** Every migration, keyed `<id>_<name>`; applied in order, each once. */
 export const migrations = Migrator.fromRecord({
@@ -34,7 +35,8 @@ export const migrations = Migrator.fromRecord({
   "0013_engagement_indexes": engagementIndexes,
   "0014_no_global_email_index": noGlobalEmailIndex,
   "0015_event_indexes": eventIndexes,
-  "0016_count_changes": countChanges
+  "0016_count_changes": countChanges,
+  "0017_import_windows": importWindows
 })
 
 /** Applies pending migrations; returns the ones it ran. */

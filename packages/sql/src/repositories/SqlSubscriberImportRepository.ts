@@ -138,6 +138,7 @@ export const SqlSubscriberImportRepository = Layer.effect(
               importedSubscribersCount: changes.importedSubscribersCount,
               errorCount: changes.errorCount,
               processedRows: changes.processedRows,
+              windowRows: changes.windowRows,
               failureReason: changes.failureReason,
               lockedUntil: iso(changes.lockedUntil),
               startedAt: iso(changes.startedAt),

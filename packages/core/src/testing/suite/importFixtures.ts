@@ -25,6 +25,7 @@ export const anImport = (emailListId: EmailListId, overrides: Partial<NewSubscri
   importedSubscribersCount: null,
   errorCount: 0,
   processedRows: 0,
+  windowRows: 0,
   failureReason: null,
   lockedUntil: null,
   startedAt: null,

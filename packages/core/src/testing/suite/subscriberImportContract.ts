@@ -52,6 +52,7 @@ export const subscriberImportContract = (makeStorage: MakeStorage) =>
           importedSubscribersCount: null,
           errorCount: 0,
           processedRows: 0,
+          windowRows: 0,
           csvLength: csv.length,
           failureReason: null,
           lockedUntil: null,
@@ -230,11 +231,18 @@ export const subscriberImportContract = (makeStorage: MakeStorage) =>
           importedSubscribersCount: 0,
           errorCount: 0,
           processedRows: 0,
+          windowRows: 40_000,
           startedAt: at(3),
           lockedUntil: at(33),
           updatedAt: at(3)
         }))
-        expect(begun).toMatchObject({ status: "importing", importedSubscribersCount: 0, csvLength: draft.csvLength, finishedAt: null })
+        expect(begun).toMatchObject({
+          status: "importing",
+          importedSubscribersCount: 0,
+          windowRows: 40_000,
+          csvLength: draft.csvLength,
+          finishedAt: null
+        })
         expect(begun.startedAt).toEqual(at(3))
         expect(begun.lockedUntil).toEqual(at(33))
         expect(yield* found(draft.id)).toEqual(begun)

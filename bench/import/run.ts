@@ -8,7 +8,7 @@
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
-import { ImportOptions } from "@mailroom/core"
+import { ImportOptions, importWindowRows } from "@mailroom/core"
 import { arg, call, closeClient, machine, peakRssMb, percentile, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { csvLine, HEADER } from "./rows.js"
 import { parseLimit, postgresLimit, sqliteLimit } from "./storeLimit.js"
@@ -19,6 +19,9 @@ const SQLITE_FILE = "./bench/import/data/bench.db"
 /** Rows per import transaction: the server's (IMPORT_BATCH_ROWS reaches it through the environment; 0 is the default). */
 const BATCH = Number(process.env["IMPORT_BATCH_ROWS"]) || ImportOptions.defaultValue().batchSize
 const SORTED = process.argv.includes("--sorted")
+/** Rows the server sorts by address before writing them, per store (IMPORT_WINDOW_ROWS, else the server's defaults). */
+const windowOf = (store: "sqlite" | "postgres") =>
+  importWindowRows(Number(process.env["IMPORT_WINDOW_ROWS"] ?? (store === "sqlite" ? 50_000 : 0)), BATCH)
 
 /** The CSV in parts of about PART_BYTES, each ending at a line break. */
 const csvParts = (count: number): Array<string> => {
@@ -102,23 +105,23 @@ for (const store of stores()) {
     }
     const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
     const seen = progress.filter((n) => n > 0 && n < COUNT)
-    measured = `| ${store} | ${COUNT} | ${BATCH} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
+    measured = `| ${store} | ${COUNT} | ${BATCH} | ${windowOf(store)} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
       `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency(reads.times)} | ${latency(writes.times)} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
     console.log(`${measured} (the bare loop runs next)`)
   } finally {
     await stopServer(server)
   }
   const limit = store === "sqlite"
-    ? await sqliteLimit(SQLITE_FILE, "./bench/import/data/bare.db", COUNT, BATCH, SORTED)
-    : await postgresLimit(databaseUrl, "bench", COUNT, BATCH, SORTED)
+    ? await sqliteLimit(SQLITE_FILE, "./bench/import/data/bare.db", COUNT, BATCH, SORTED, windowOf(store))
+    : await postgresLimit(databaseUrl, "bench", COUNT, BATCH, SORTED, windowOf(store))
   const line = `${measured} ${limit.toFixed(0)} | ${parseRate.toFixed(0)} |`
   console.log(line)
   rows.push(line)
 }
 
 console.log(`\n${machine()}; ${COUNT} rows, 6 columns (tags in 5 patterns), parts of ~${PART_BYTES / 1e6} MB.`)
-console.log("The store's bare loop writes the same rows into empty copies of the same tables, in transactions of the same size, with no Mailroom (bench/import/storeLimit.ts).")
-console.log("| store | rows | rows per batch | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all | store's bare loop, rows/s | csv-parse alone, rows/s |")
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+console.log("The store's bare loop writes the same rows into empty copies of the same tables, in transactions of the same size and windows of the same order, with no Mailroom (bench/import/storeLimit.ts).")
+console.log("| store | rows | rows per batch | rows per sorted window | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all | store's bare loop, rows/s | csv-parse alone, rows/s |")
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

@@ -1,7 +1,8 @@
 /**
  * The limits beside the import benchmark's figure, measured in the same run: a bare loop with no Mailroom in it writes
  * the rows an import of the benchmark's CSV writes into empty copies of the same tables (with their indexes), in
- * transactions of the same size, from rows built before the clock starts: per batch the look-up of its addresses, the subscribers,
+ * transactions of the same size and in the same order (windows sorted by address, as the server's), from rows built
+ * before the clock starts: per batch the look-up of its addresses, the subscribers,
  * their tag links and their events (one `subscriber.created`, one `tag.added` per link). SQLite runs multi-row INSERTs
  * of 500 rows through better-sqlite3 with the server's settings, its checkpoints left out (the server runs them in
  * another thread); Postgres runs COPY through pg and pg-copy-streams. csv-parse alone over the same parts is timed too.
@@ -35,8 +36,11 @@ const uuidOf = (at: number, i: number) => {
   return `${time.slice(0, 8)}-${time.slice(8)}-7000-8000-${i.toString(16).padStart(12, "0")}`
 }
 
-/** The rows a batch of new subscribers `first`..`last` writes, as value arrays in the order of the columns above. */
-const batchRows = (first: number, last: number, sorted: boolean) => {
+/**
+ * The rows a batch of new subscribers writes, as value arrays in the order of the columns above: the CSV's rows
+ * `order[first - 1]`..`order[last - 1]`, numbered `first`..`last` as the importer numbers them in the order it writes.
+ */
+const batchRows = (first: number, last: number, sorted: boolean, order: ReadonlyArray<number>) => {
   const at = Date.now()
   const stamp = new Date(at).toISOString()
   const created = JSON.stringify({ status: "subscribed" })
@@ -45,7 +49,7 @@ const batchRows = (first: number, last: number, sorted: boolean) => {
   const links: Array<Array<number>> = []
   const events: Array<Array<string | number | null>> = []
   for (let i = first; i <= last; i++) {
-    const row = rowOf(i, sorted)
+    const row = rowOf(order[i - 1]!, sorted)
     const searchKey = `${row.email}\n${row.firstName.toLowerCase()}\n${row.lastName.toLowerCase()}`
     const extra = JSON.stringify({ company: row.company, city: row.city })
     emails.push(row.email)
@@ -60,10 +64,24 @@ const batchRows = (first: number, last: number, sorted: boolean) => {
   return { emails, subscribers, links, events }
 }
 
+/** The CSV's rows (numbered from 1) in the order the importer writes them: each window of `window` rows by address. */
+const writeOrder = (count: number, sorted: boolean, window: number): Array<number> => {
+  const order = Array.from({ length: count }, (_, i) => i + 1)
+  if (window <= 0) return order
+  const emails = order.map((i) => rowOf(i, sorted).email)
+  const byEmail = (a: number, b: number) => (emails[a - 1]! < emails[b - 1]! ? -1 : emails[a - 1]! > emails[b - 1]! ? 1 : 0)
+  for (let from = 0; from < count; from += window) {
+    const sortedWindow = order.slice(from, from + window).sort(byEmail)
+    for (let k = 0; k < sortedWindow.length; k++) order[from + k] = sortedWindow[k]!
+  }
+  return order
+}
+
 /** Every batch of the import, built before the clock starts (the loops time the store, not the building of rows). */
-const batchesOf = (count: number, batch: number, sorted: boolean) => {
+const batchesOf = (count: number, batch: number, sorted: boolean, window: number) => {
+  const order = writeOrder(count, sorted, window)
   const batches: Array<ReturnType<typeof batchRows>> = []
-  for (let first = 1; first <= count; first += batch) batches.push(batchRows(first, Math.min(count, first + batch - 1), sorted))
+  for (let first = 1; first <= count; first += batch) batches.push(batchRows(first, Math.min(count, first + batch - 1), sorted, order))
   return batches
 }
 
@@ -84,8 +102,11 @@ export const parseLimit = (parts: ReadonlyArray<string>, count: number): Promise
     if (rows < count) throw new Error(`csv-parse read ${rows} rows of ${count}`)
   })
 
-/** The bare loop on a new SQLite file with the tables (and indexes) of `schemaFile`, a database the server migrated. */
-export const sqliteLimit = (schemaFile: string, file: string, count: number, batch: number, sorted: boolean): Promise<number> => {
+/**
+ * The bare loop on a new SQLite file with the tables (and indexes) of `schemaFile`, a database the server migrated, in
+ * windows of `window` rows sorted by address (0: the CSV's order).
+ */
+export const sqliteLimit = (schemaFile: string, file: string, count: number, batch: number, sorted: boolean, window: number): Promise<number> => {
   const source = new Database(schemaFile, { readonly: true })
   const ddl = source.prepare(`SELECT sql FROM sqlite_master WHERE tbl_name IN (${TABLES.map(() => "?").join(", ")}) AND sql IS NOT NULL
     ORDER BY type = 'index', rowid`).pluck().all(...TABLES) as Array<string>
@@ -113,7 +134,7 @@ export const sqliteLimit = (schemaFile: string, file: string, count: number, bat
       statement.run(...part.flat())
     }
   }
-  const batches = batchesOf(count, batch, sorted)
+  const batches = batchesOf(count, batch, sorted, window)
   return rate(count, () => {
     for (const { emails, events, links, subscribers } of batches) {
       db.exec("BEGIN")
@@ -141,15 +162,18 @@ const copy = async (client: Pg.Client, table: string, columns: string, text: str
   await finished(stream)
 }
 
-/** The bare loop in a new schema `bare` of the database at `url`, with copies (indexes included) of `schema`'s tables. */
-export const postgresLimit = async (url: string, schema: string, count: number, batch: number, sorted: boolean): Promise<number> => {
+/**
+ * The bare loop in a new schema `bare` of the database at `url`, with copies (indexes included) of `schema`'s tables,
+ * in windows of `window` rows sorted by address (0: the CSV's order).
+ */
+export const postgresLimit = async (url: string, schema: string, count: number, batch: number, sorted: boolean, window: number): Promise<number> => {
   const client = new Pg.Client({ connectionString: url })
   await client.connect()
   try {
     await client.query("DROP SCHEMA IF EXISTS bare CASCADE; CREATE SCHEMA bare")
     for (const table of TABLES) await client.query(`CREATE TABLE bare.${table} (LIKE ${schema}.${table} INCLUDING ALL)`)
     await client.query("SET search_path = bare")
-    const batches = batchesOf(count, batch, sorted).map(({ emails, events, links, subscribers }) => ({
+    const batches = batchesOf(count, batch, sorted, window).map(({ emails, events, links, subscribers }) => ({
       emails,
       subscribers: copyText(subscribers),
       links: copyText(links),

@@ -23,6 +23,7 @@ const config: ServerConfig = {
   feedbackId: null,
   importLeaseSeconds: 30,
   importBatchRows: 5_000,
+  importWindowRows: 50_000,
   pgPreparedStatements: true,
   automationLeaseSeconds: 60,
   rateLimitPerMinute: null,

@@ -21,7 +21,7 @@ const BATCH = Number(process.env["IMPORT_BATCH_ROWS"]) || ImportOptions.defaultV
 const SORTED = process.argv.includes("--sorted")
 /** Rows the server sorts by address before writing them, per store (IMPORT_WINDOW_ROWS, else the server's defaults). */
 const windowOf = (store: "sqlite" | "postgres") =>
-  importWindowRows(Number(process.env["IMPORT_WINDOW_ROWS"] ?? (store === "sqlite" ? 50_000 : 0)), BATCH)
+  importWindowRows(Number(process.env["IMPORT_WINDOW_ROWS"] ?? (store === "sqlite" ? 40_000 : 0)), BATCH)
 
 /** The CSV in parts of about PART_BYTES, each ending at a line break. */
 const csvParts = (count: number): Array<string> => {

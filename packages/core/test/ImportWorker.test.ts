@@ -13,7 +13,8 @@ import {
   ImportWorker,
   type SubscriberImport,
   SubscriberImportRepository,
-  SubscriberRepository
+  SubscriberRepository,
+  TagRepository
 } from "@mailroom/core"
 import { MemoryStorage } from "@mailroom/core/testing"
 import { Duration, Effect, Exit, Layer, Option, TestClock } from "effect"
@@ -58,12 +59,12 @@ const TestLayer = ImportWorker.Default.pipe(
   Layer.provideMerge(plainCsv)
 )
 
-/** A started (pending) import of `lines` under an `email` header into a new list. */
-const pendingImport = (lines: ReadonlyArray<string>, overrides: Parameters<typeof anImport>[1] = {}) =>
+/** A started (pending) import of `lines` under `header` (default `email`) into a new list. */
+const pendingImport = (lines: ReadonlyArray<string>, overrides: Parameters<typeof anImport>[1] = {}, header = "email") =>
   Effect.gen(function*() {
     const list = yield* Effect.flatMap(EmailListRepository, (r) => r.insert(anEmailList()))
     const imports = yield* SubscriberImportRepository
-    const draft = yield* imports.insert(anImport(list.id, { status: "pending", ...overrides }), `email\n${lines.join("\n")}\n`)
+    const draft = yield* imports.insert(anImport(list.id, { status: "pending", ...overrides }), `${header}\n${lines.join("\n")}\n`)
     return { list: list.id, draft }
   })
 
@@ -93,10 +94,19 @@ describe("ImportWorker windows", () => {
       expect(yield* reload(draft)).toMatchObject({ status: "completed", windowRows: 6, processedRows: 8, errorCount: 1 })
     }).pipe(Effect.provide(TestLayer)))
 
+  it.effect("a tag the import creates is spelled as in the first row naming it, though rows are written by address", () =>
+    Effect.gen(function*() {
+      writesLeft = Infinity
+      const { list } = yield* pendingImport(["z@x.io,VIP", "a@x.io,vip;News", "m@x.io,news"], {}, "email,tags")
+      expect(yield* Effect.flatMap(ImportWorker, (w) => w.drain())).toBe(1)
+      const tags = yield* Effect.flatMap(TagRepository, (r) => r.findByRefs(list, ["vip", "news"]))
+      expect(tags.map((tag) => tag.name).sort()).toEqual(["News", "VIP"])
+    }).pipe(Effect.provide(TestLayer)))
+
   it.effect("a worker that dies in the middle of a window is resumed there: every row written once", () =>
     Effect.gen(function*() {
       const addresses = Array.from({ length: 15 }, (_, i) => `${String.fromCharCode(111 - i)}${i}@x.io`)
-      const { draft, list } = yield* pendingImport(addresses)
+      const { draft, list } = yield* pendingImport([...addresses.slice(0, 9), "not-an-address", ...addresses.slice(9)])
       writesLeft = 4
       expect(Exit.isFailure(yield* Effect.exit(Effect.flatMap(ImportWorker, (w) => w.drain())))).toBe(true)
       expect(yield* reload(draft)).toMatchObject({ status: "importing", processedRows: 8 })
@@ -106,7 +116,7 @@ describe("ImportWorker windows", () => {
       const written = yield* writtenOrder(list, addresses)
       expect(written).toHaveLength(15)
       expect(new Set(written)).toEqual(new Set(addresses))
-      expect(yield* reload(draft)).toMatchObject({ status: "completed", processedRows: 15, errorCount: 0 })
+      expect(yield* reload(draft)).toMatchObject({ status: "completed", processedRows: 16, errorCount: 1 })
     }).pipe(Effect.provide(TestLayer)))
 
   it.effect("an import begun in the CSV's order (window_rows 0, before windows) resumes in the CSV's order", () =>

@@ -49,7 +49,7 @@ const cases: ReadonlyArray<readonly [string, () => Promise<Record<string, string
   ["boolean that is not one", async () => ({ WORKERS: "sometimes" }), /^WORKERS: Expected a boolean value/],
   ["lease out of range (a message naming its variable)", async () => ({ AUTOMATION_LEASE_SECONDS: "0" }), /^AUTOMATION_LEASE_SECONDS must be 1 or more$/],
   ["import batch out of range", async () => ({ IMPORT_BATCH_ROWS: "5" }), /^IMPORT_BATCH_ROWS: must be 0 \(the default, 10000\) or from 100 to 100000/],
-  ["import window out of range", async () => ({ IMPORT_WINDOW_ROWS: "50" }), /^IMPORT_WINDOW_ROWS: must be 0 \(rows written in the CSV's order\) or from 1000 to 1000000/]
+  ["import window out of range", async () => ({ IMPORT_WINDOW_ROWS: "50" }), /^IMPORT_WINDOW_ROWS: must be 0 \(rows written in the CSV's order\) or from 1000 to 200000/]
 ]
 
 describe("misconfiguration", () => {

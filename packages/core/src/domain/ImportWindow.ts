@@ -1,4 +1,5 @@
 import type { ImportRow, RejectedRow } from "./ImportRow.js"
+import { tagKey } from "./Tag.js"
 
 /** Data rows to write in one transaction: valid rows and refused ones. */
 export interface ImportBatchRows {
@@ -16,10 +17,31 @@ export const importWindowRows = (target: number, batchSize: number): number =>
 const byEmail = (a: ImportRow, b: ImportRow) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)
 
 /**
+ * Gives every row of a window (in CSV order) the spelling of each tag that the window's first row naming it used, so
+ * that a tag the import creates is spelled as in the CSV's first mention of it, whatever order the rows are written in.
+ */
+const firstSpellings = (rows: Array<ImportRow>) => {
+  const spellings = new Map<string, string>()
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    let respelled: Array<string> | undefined
+    for (let t = 0; t < row.tags.length; t++) {
+      const tag = row.tags[t]!
+      const key = tagKey(tag)
+      const first = spellings.get(key)
+      if (first === undefined) spellings.set(key, tag)
+      else if (first !== tag) (respelled ??= [...row.tags])[t] = first
+    }
+    if (respelled !== undefined) rows[i] = { ...row, tags: respelled }
+  }
+}
+
+/**
  * One window's rows cut into batches in the order they are written, after the first `skip` of that order (written
  * before a restart). Sorted: refused rows first in CSV order, then valid rows by address, a repeated address's rows
  * in CSV order (the sort is stable), so each batch's new addresses fall in a narrow range of the list's address index
- * and its commit rewrites few of its pages. Unsorted: the CSV's order, `skip` 0.
+ * and its commit rewrites few of its pages. Unsorted: the CSV's order, `skip` 0. A restart relies on this order being
+ * the same for the same rows, so it must not change between versions while an import is under way.
  */
 export const importWindowBatches = (
   rows: Array<ImportRow>,
@@ -29,6 +51,7 @@ export const importWindowBatches = (
   batchSize: number
 ): Array<ImportBatchRows> => {
   if (!sorted) return [{ rows, rejected }]
+  firstSpellings(rows)
   rows.sort(byEmail)
   const batches: Array<ImportBatchRows> = []
   const total = rejected.length + rows.length

@@ -24,13 +24,17 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
      */
     batchSize: 10_000,
     /**
-     * Data rows read before they are written (rounded down to whole batches); 0, the default, writes them in the CSV's
-     * order. A window is sorted by address and written in batches, so each batch touches a narrow range of the address
-     * index: on SQLite an import of 1,000,000 random addresses ran 36-50 % faster with windows of 50,000, for ~20 MB
-     * more at its peak (the server's default there); on Postgres 5-10 % slower (bench/HISTORY.md).
+     * Data rows read before they are written (rounded down to whole batches, at least one); 0, the default, writes them
+     * in the CSV's order. A window is sorted by address and written in batches, so each batch touches a narrow range of
+     * the address index: on SQLite an import of 1,000,000 random addresses ran 24-45 % faster with windows of
+     * 40,000-50,000 rows, for 20-30 MB more at its peak (the server's default there is 40,000); on Postgres 5-10 %
+     * slower (bench/HISTORY.md). Parsing a window must take less than the lease (40,000 rows take well under a second).
      */
     windowRows: 0,
-    /** How long a claimed import stays reserved; every batch renews it, so only a dead worker lets it run out. */
+    /**
+     * How long a claimed import stays reserved; every batch renews it, so only a dead worker (or a window that takes
+     * longer than this to parse) lets it run out; another worker then repeats the work, never a row (the progress guard).
+     */
     lease: Duration.seconds(30),
     /** Stored CSV parts read per query. */
     partsPerRead: 1,

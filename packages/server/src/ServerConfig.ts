@@ -156,7 +156,7 @@ export const ServerConfig: Config.Config<EnvironmentConfig> = Config.all({
       ...config,
       // 13-25 % faster than 5,000 or 2,000 on both stores; reads do not wait for a batch (bench/HISTORY.md)
       importBatchRows: importBatchRows > 0 ? importBatchRows : 10_000,
-      // SQLite: 24-45 % faster at 1,000,000 rows for 20-30 MB; Postgres: 5-10 % slower, so in the CSV's order (bench/HISTORY.md)
+      // SQLite: 27-48 % faster at 1,000,000 rows for ~20 MB; Postgres: 5-10 % slower, so in the CSV's order (bench/HISTORY.md)
       importWindowRows: Option.getOrElse(importWindowRows, () => (onPostgres ? 0 : 40_000)),
       // SQLite runs queries on the event loop: more than 2 requests of one client only interleave (bench/HISTORY.md)
       clientConcurrency: clientConcurrency > 0 ? clientConcurrency : onPostgres ? 8 : 2,

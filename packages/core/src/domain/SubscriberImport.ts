@@ -5,7 +5,8 @@ import { Timestamp } from "./Timestamp.js"
 
 /**
  * A bulk import of subscribers from CSV text into one list. The CSV is stored in appended parts while the import is a
- * draft and dropped once it has run; `processedRows` is the worker's resume point (data rows already written, counted in the order `windowRows` gives).
+ * draft and dropped once it has run; `processedRows` is the worker's resume point (data rows already written, in the
+ * order `windowRows` gives).
  */
 export class SubscriberImport extends Schema.Class<SubscriberImport>("SubscriberImport")({
   id: SubscriberImportId,

@@ -26,8 +26,8 @@ export class ImportOptions extends Context.Reference<ImportOptions>()("@mailroom
     /**
      * Data rows read before they are written (rounded down to whole batches, at least one); 0, the default, writes them
      * in the CSV's order. A window is sorted by address and written in batches, so each batch touches a narrow range of
-     * the address index: on SQLite an import of 1,000,000 random addresses ran 24-45 % faster with windows of
-     * 40,000-50,000 rows, for 20-30 MB more at its peak (the server's default there is 40,000); on Postgres 5-10 %
+     * the address index: on SQLite an import of 1,000,000 random addresses ran 24-48 % faster with windows of
+     * 40,000-50,000 rows, for ~20 MB more at its peak (the server's default there is 40,000); on Postgres 5-10 %
      * slower (bench/HISTORY.md). Parsing a window must take less than the lease (40,000 rows take well under a second).
      */
     windowRows: 0,
@@ -137,7 +137,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
             )
           })
 
-        /** The last batch of a window, written while the next window is parsed (the store works while this process parses). */
+        /** A window's last batch, written while the next window is parsed (the store works while this process parses). */
         let writing: Fiber.Fiber<void, Lost> | null = null
         /** Waits until the batch being written is committed. */
         const settle = Effect.suspend(() => (writing === null ? Effect.void : Fiber.join(writing)))

@@ -1,3 +1,4 @@
+import { importWindowRows } from "@mailroom/core"
 import { Option } from "effect"
 import type { ServerConfig } from "./ServerConfig.js"
 
@@ -43,7 +44,8 @@ export const configSummary = (config: ServerConfig): Record<string, string> => (
   FEEDBACK_PROVIDERS: Object.entries(config.feedback).filter(([, check]) => check !== null).map(([name]) => name).join(", ") || "none",
   IMPORT_LEASE_SECONDS: String(config.importLeaseSeconds),
   IMPORT_BATCH_ROWS: String(config.importBatchRows),
-  IMPORT_WINDOW_ROWS: String(config.importWindowRows),
+  // the window an import begins with: whole batches, at least one
+  IMPORT_WINDOW_ROWS: String(importWindowRows(config.importWindowRows, config.importBatchRows)),
   PG_PREPARED_STATEMENTS: String(config.pgPreparedStatements),
   AUTOMATION_LEASE_SECONDS: String(config.automationLeaseSeconds),
   RATE_LIMIT_PER_MINUTE: config.rateLimitPerMinute === null ? "0 (off)" : String(config.rateLimitPerMinute),

@@ -23,7 +23,7 @@ const config: ServerConfig = {
   feedbackId: null,
   importLeaseSeconds: 30,
   importBatchRows: 5_000,
-  importWindowRows: 50_000,
+  importWindowRows: 12_000,
   pgPreparedStatements: true,
   automationLeaseSeconds: 60,
   rateLimitPerMinute: null,
@@ -55,7 +55,8 @@ describe("configSummary", () => {
       LOG_FORMAT: "json",
       LOG_LEVEL: "info",
       METRICS_TOKEN: "set",
-      RATE_LIMIT_PER_MINUTE: "0 (off)"
+      RATE_LIMIT_PER_MINUTE: "0 (off)",
+      IMPORT_WINDOW_ROWS: "10000"
     })
   })
 

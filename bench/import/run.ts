@@ -8,7 +8,9 @@
  */
 import { rmSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
-import { ImportOptions, importWindowRows } from "@mailroom/core"
+import { importWindowRows } from "@mailroom/core"
+import { ConfigProvider, Effect } from "effect"
+import { ServerConfig } from "../../packages/server/src/ServerConfig.js"
 import { arg, call, closeClient, machine, peakRssMb, percentile, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { csvLine, HEADER } from "./rows.js"
 import { parseLimit, postgresLimit, sqliteLimit } from "./storeLimit.js"
@@ -16,12 +18,13 @@ import { parseLimit, postgresLimit, sqliteLimit } from "./storeLimit.js"
 const COUNT = arg("count", 1_000_000)
 const PART_BYTES = arg("part-mb", 8) * 1_000_000
 const SQLITE_FILE = "./bench/import/data/bench.db"
-/** Rows per import transaction: the server's (IMPORT_BATCH_ROWS reaches it through the environment; 0 is the default). */
-const BATCH = Number(process.env["IMPORT_BATCH_ROWS"]) || ImportOptions.defaultValue().batchSize
 const SORTED = process.argv.includes("--sorted")
-/** Rows the server sorts by address before writing them, per store (IMPORT_WINDOW_ROWS, else the server's defaults). */
-const windowOf = (store: "sqlite" | "postgres") =>
-  importWindowRows(Number(process.env["IMPORT_WINDOW_ROWS"] ?? (store === "sqlite" ? 40_000 : 0)), BATCH)
+/** The server's own import settings for this environment on `databaseUrl` (its configuration read as it reads it). */
+const importSettings = (databaseUrl: string) => {
+  const env = new Map(Object.entries({ ...process.env, DATABASE_URL: databaseUrl }).filter((e): e is [string, string] => e[1] !== undefined))
+  const config = Effect.runSync(Effect.withConfigProvider(ServerConfig, ConfigProvider.fromMap(env)))
+  return { batch: config.importBatchRows, window: importWindowRows(config.importWindowRows, config.importBatchRows) }
+}
 
 /** The CSV in parts of about PART_BYTES, each ending at a line break. */
 const csvParts = (count: number): Array<string> => {
@@ -48,6 +51,7 @@ console.log(`csv-parse alone: ${parseRate.toFixed(0)} rows/s`)
 for (const store of stores()) {
   if (store === "sqlite") rmSync("bench/import/data", { recursive: true, force: true })
   const databaseUrl = store === "sqlite" ? `sqlite:${SQLITE_FILE}` : resetPostgres()
+  const { batch, window } = importSettings(databaseUrl)
   const port = 3960 + rows.length
   const server = await startServer(databaseUrl, port, { WORKERS: "true" })
   let measured = ""
@@ -105,15 +109,15 @@ for (const store of stores()) {
     }
     const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
     const seen = progress.filter((n) => n > 0 && n < COUNT)
-    measured = `| ${store} | ${COUNT} | ${BATCH} | ${windowOf(store)} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
+    measured = `| ${store} | ${COUNT} | ${batch} | ${window} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
       `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency(reads.times)} | ${latency(writes.times)} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
     console.log(`${measured} (the bare loop runs next)`)
   } finally {
     await stopServer(server)
   }
   const limit = store === "sqlite"
-    ? await sqliteLimit(SQLITE_FILE, "./bench/import/data/bare.db", COUNT, BATCH, SORTED, windowOf(store))
-    : await postgresLimit(databaseUrl, "bench", COUNT, BATCH, SORTED, windowOf(store))
+    ? await sqliteLimit(SQLITE_FILE, "./bench/import/data/bare.db", COUNT, batch, SORTED, window)
+    : await postgresLimit(databaseUrl, "bench", COUNT, batch, SORTED, window)
   const line = `${measured} ${limit.toFixed(0)} | ${parseRate.toFixed(0)} |`
   console.log(line)
   rows.push(line)

@@ -13,6 +13,7 @@ import { rmSync } from "node:fs"
 import { finished } from "node:stream/promises"
 import Database from "better-sqlite3"
 import { parse } from "csv-parse/sync"
+import { compareAddresses } from "@mailroom/core"
 import { CSV_PARSE_OPTIONS } from "@mailroom/csv"
 import { copyField } from "@mailroom/postgres"
 import Pg from "pg"
@@ -69,7 +70,7 @@ const writeOrder = (count: number, sorted: boolean, window: number): Array<numbe
   const order = Array.from({ length: count }, (_, i) => i + 1)
   if (window <= 0) return order
   const emails = order.map((i) => rowOf(i, sorted).email)
-  const byEmail = (a: number, b: number) => (emails[a - 1]! < emails[b - 1]! ? -1 : emails[a - 1]! > emails[b - 1]! ? 1 : 0)
+  const byEmail = (a: number, b: number) => compareAddresses(emails[a - 1]!, emails[b - 1]!)
   for (let from = 0; from < count; from += window) {
     const sortedWindow = order.slice(from, from + window).sort(byEmail)
     for (let k = 0; k < sortedWindow.length; k++) order[from + k] = sortedWindow[k]!

@@ -14,7 +14,10 @@ export interface ImportBatchRows {
 export const importWindowRows = (target: number, batchSize: number): number =>
   target <= 0 ? 0 : batchSize * Math.max(1, Math.floor(target / batchSize))
 
-const byEmail = (a: ImportRow, b: ImportRow) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)
+/** The order a window's addresses are written in (code units, as SQLite's and Postgres' "C" collation compare ASCII). */
+export const compareAddresses = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+const byEmail = (a: ImportRow, b: ImportRow) => compareAddresses(a.email, b.email)
 
 /**
  * Gives every row of a window (in CSV order) the spelling of each tag that the window's first row naming it used, so

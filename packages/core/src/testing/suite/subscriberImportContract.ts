@@ -236,13 +236,7 @@ export const subscriberImportContract = (makeStorage: MakeStorage) =>
           lockedUntil: at(33),
           updatedAt: at(3)
         }))
-        expect(begun).toMatchObject({
-          status: "importing",
-          importedSubscribersCount: 0,
-          windowRows: 40_000,
-          csvLength: draft.csvLength,
-          finishedAt: null
-        })
+        expect(begun).toMatchObject({ status: "importing", importedSubscribersCount: 0, windowRows: 40_000, csvLength: draft.csvLength, finishedAt: null })
         expect(begun.startedAt).toEqual(at(3))
         expect(begun.lockedUntil).toEqual(at(33))
         expect(yield* found(draft.id)).toEqual(begun)

@@ -19,21 +19,27 @@ import { changesOf } from "./subscriberFixtures.js"
 const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
 
 /**
- * Every event readable now. On Postgres a read sees only transactions older than the oldest one running, so while
- * another connection (a test in another file) holds a transaction open, the latest events wait: read until the count
- * stops growing for 150 ms of real time (2 s at most).
+ * Every event readable now, and at least `count` of them. On Postgres a read sees only transactions older than the
+ * oldest one running, so while another connection (a test in another file) holds a transaction open, the latest events
+ * wait: read until there are `count` and the count stops growing for 150 ms of real time (2 s at most once there are
+ * `count`, 10 s in all).
  */
-export const recorded = Effect.gen(function*() {
-  const outbox = yield* EventOutbox
-  let events = (yield* outbox.read(START, 1_000)).events
-  for (let stable = 0, tries = 0; stable < 3 && tries < 40; tries++) {
-    yield* pause
-    const again = (yield* outbox.read(START, 1_000)).events
-    stable = again.length === events.length ? stable + 1 : 0
-    events = again
-  }
-  return events
-})
+export const recordedAtLeast = (count: number) =>
+  Effect.gen(function*() {
+    const outbox = yield* EventOutbox
+    let events = (yield* outbox.read(START, 1_000)).events
+    for (let stable = 0, tries = 0, waited = 0; (stable < 3 || events.length < count) && tries < 40 && waited < 200; waited++) {
+      yield* pause
+      const again = (yield* outbox.read(START, 1_000)).events
+      stable = again.length === events.length ? stable + 1 : 0
+      if (again.length >= count) tries++
+      events = again
+    }
+    return events
+  })
+
+/** Every event readable now (see recordedAtLeast). */
+export const recorded = recordedAtLeast(0)
 /**
  * A claim of `count` events from the beginning for `consumer`, taken again (50 ms of real time apart, 10 s at most) until
  * it holds that many: on Postgres a claim, like a read, waits for transactions another connection holds open.

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { importWindowRows } from "@mailroom/core"
 import { ConfigProvider, Effect } from "effect"
 import { ServerConfig } from "../../packages/server/src/ServerConfig.js"
-import { arg, call, closeClient, machine, peakRssMb, percentile, resetPostgres, startServer, stopServer, stores } from "../lib.js"
+import { arg, call, closeClient, cpuMs, machine, peakRssMb, percentile, resetPostgres, startServer, stopServer, stores } from "../lib.js"
 import { csvLine, HEADER } from "./rows.js"
 import { parseLimit, postgresLimit, sqliteLimit } from "./storeLimit.js"
 
@@ -73,6 +73,7 @@ for (const store of stores()) {
     }
     const uploadSeconds = (performance.now() - uploadStart) / 1000
     const uploadRss = peakRssMb(server.pid)
+    const cpuBefore = cpuMs(server.pid)
     const start = performance.now()
     const started = await call(port, "POST", `/api/subscriber-imports/${id}/start`)
     if (started.status !== 204) throw new Error(`start: ${started.status} ${started.text}`)
@@ -102,6 +103,7 @@ for (const store of stores()) {
       progress.push(Number(last["imported_subscribers_count"] ?? 0))
     }
     const seconds = (performance.now() - start) / 1000
+    const cpuPerRow = ((cpuMs(server.pid) - cpuBefore) * 1000) / COUNT
     await Promise.all([reads.done, writes.done])
     const latency = (times: Array<number>) => {
       const sorted = times.sort((a, b) => a - b)
@@ -110,7 +112,7 @@ for (const store of stores()) {
     const total = JSON.parse((await call(port, "GET", `/api/email-lists/${list.uuid}/subscribers?per_page=1`)).text).meta.total
     const seen = progress.filter((n) => n > 0 && n < COUNT)
     measured = `| ${store} | ${COUNT} | ${batch} | ${window} | ${uploadSeconds.toFixed(1)} | ${seconds.toFixed(1)} | ${(COUNT / seconds).toFixed(0)} | ` +
-      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency(reads.times)} | ${latency(writes.times)} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} |`
+      `${status} | ${total} | ${last["error_count"]} | ${seen.length} | ${latency(reads.times)} | ${latency(writes.times)} | ${uploadRss.toFixed(0)} | ${peakRssMb(server.pid).toFixed(0)} | ${cpuPerRow.toFixed(1)} |`
     console.log(`${measured} (the bare loop runs next)`)
   } finally {
     await stopServer(server)
@@ -125,7 +127,7 @@ for (const store of stores()) {
 
 console.log(`\n${machine()}; ${COUNT} rows, 6 columns (tags in 5 patterns), parts of ~${PART_BYTES / 1e6} MB.`)
 console.log("The store's bare loop writes the same rows into empty copies of the same tables, in transactions of the same size and windows of the same order, with no Mailroom (bench/import/storeLimit.ts).")
-console.log("| store | rows | rows per batch | rows per sorted window | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all | store's bare loop, rows/s | csv-parse alone, rows/s |")
+console.log("| store | rows | rows per batch | rows per sorted window | upload s | import s | rows/s | status | subscribers | errors | progress readings | GET during import p50 / p99 / max ms | PUT during import p50 / p99 / max ms | peak RSS MB, upload | peak RSS MB, all | server CPU µs a row | store's bare loop, rows/s | csv-parse alone, rows/s |")
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (const row of rows) console.log(row)
 closeClient()

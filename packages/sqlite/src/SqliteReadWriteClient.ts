@@ -158,12 +158,12 @@ export const sqliteReadWriteClient = (
     const named = (row: Record<string, unknown>) => (transforms === undefined ? row : transforms.object(row))
     const statements: SyncStatements = {
       get: (sql, params) => {
-        const row = prepared(sql).get(...params) as Record<string, unknown> | undefined
+        const row = prepared(sql).get(params) as Record<string, unknown> | undefined
         return row === undefined ? undefined : named(row)
       },
-      all: (sql, params) => (prepared(sql).all(...params) as Array<Record<string, unknown>>).map(named),
+      all: (sql, params) => (prepared(sql).all(params) as Array<Record<string, unknown>>).map(named),
       run: (sql, params) => {
-        prepared(sql).run(...params)
+        prepared(sql).run(params)
       }
     }
     // better-sqlite3's transaction: BEGIN and COMMIT around `f`, or a savepoint inside an open transaction

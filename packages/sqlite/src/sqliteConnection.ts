@@ -25,11 +25,15 @@ export const preparedStatements = (db: Sqlite.Database): (sql: string) => Sqlite
 /** A driver error as @effect/sql reports it. */
 export const statementFailed = (cause: unknown): SqlError => new SqlError({ cause, message: "Failed to execute statement" })
 
-/** The rows of a statement that returns them, or its run's result (`raw`) or no rows. */
+/**
+ * The rows of a statement that returns them, or its run's result (`raw`) or no rows. The values go to better-sqlite3
+ * as one array, which it binds element by element as it would separate arguments, so a multi-row insert's thousands
+ * of values are not spread onto the stack first.
+ */
 const runStatement = (statement: Sqlite.Statement, params: ReadonlyArray<unknown>, raw: boolean): Effect.Effect<any, SqlError> => {
   try {
-    if (statement.reader) return Effect.succeed(statement.all(...params))
-    const result = statement.run(...params)
+    if (statement.reader) return Effect.succeed(statement.all(params))
+    const result = statement.run(params)
     return Effect.succeed(raw ? result : [])
   } catch (cause) {
     return Effect.fail(statementFailed(cause))
@@ -61,12 +65,12 @@ export const sqliteConnection = (db: Sqlite.Database, prepared: (sql: string) =>
       Effect.flatMap(prepare(sql), (statement) => {
         try {
           if (!statement.reader) {
-            statement.run(...params)
+            statement.run(params)
             return Effect.succeed([])
           }
           statement.raw(true)
           try {
-            return Effect.succeed(statement.all(...params) as Array<Array<unknown>>)
+            return Effect.succeed(statement.all(params) as Array<Array<unknown>>)
           } finally {
             statement.raw(false)
           }

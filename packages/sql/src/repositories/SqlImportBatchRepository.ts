@@ -24,6 +24,7 @@ import { retriedTransaction } from "../SqlTransactor.js"
 import { LIST_COUNTS } from "../listCounts.js"
 import { recordCountChanges } from "../sharedCounters.js"
 import { searchKey } from "../subscriberColumns.js"
+import { SyncWriter } from "../SyncWriter.js"
 import { SqlTagRepository } from "./SqlTagRepository.js"
 import {
   type ExistingSubscriberRow,
@@ -115,13 +116,15 @@ const doubled = (before: number, after: number) => after >= 4_096 && Math.floor(
  * batch's addresses, the changed subscribers updated and the new ones inserted, tags created and attached in bulk,
  * events recorded, counters adjusted by the rows actually changed, refused rows stored, and the import's counts moved.
  */
-export const importBatchRepository = (bulkOf: (sql: SqlClient.SqlClient) => ImportBulkWrites): Layer.Layer<ImportBatchRepository, never, SqlClient.SqlClient> => Layer.effect(
+export const importBatchRepository = (
+  bulkOf: (sql: SqlClient.SqlClient, writer: Option.Option<SyncWriter["Type"]>) => ImportBulkWrites
+): Layer.Layer<ImportBatchRepository, never, SqlClient.SqlClient> => Layer.effect(
   ImportBatchRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const tags = yield* TagRepository
 
-    const bulk = bulkOf(sql)
+    const bulk = bulkOf(sql, yield* Effect.serviceOption(SyncWriter))
 
     const existingOf = (emailListId: number, rows: ReadonlyArray<ImportRow>) =>
       Effect.map(bulk.existing(emailListId, rows.map((row) => row.email)), (found) => {

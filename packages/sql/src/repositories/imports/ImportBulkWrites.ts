@@ -1,10 +1,11 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { NewEvent } from "@mailroom/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { chunks } from "../../chunks.js"
-import { insertEvents } from "../../events/insertEvents.js"
-import { type InsertValue, valuesInsert } from "../../valuesInsert.js"
+import { EVENT_COLUMNS, eventValueChunks } from "../../events/insertEvents.js"
+import type { SyncWriter } from "../../SyncWriter.js"
+import { type InsertValue, insertText, valuesInsert } from "../../valuesInsert.js"
 import { NEW_SUBSCRIBER_COLUMNS, writeNewSubscriberValues } from "./importColumns.js"
 
 /** Rows per multi-row INSERT (13 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
@@ -104,7 +105,7 @@ const NUMBERED_COLUMNS = ["id", ...NEW_SUBSCRIBER_COLUMNS]
  * RETURNING, which cost 3.5 µs of an insert's 15.7 µs a row (bench/HISTORY.md). Safe because a transaction that
  * writes is the file's only writer, and one whose snapshot went stale cannot write at all.
  */
-const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>) =>
+const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>, insertValues: InsertValues) =>
   Effect.gen(function*() {
     if (rows.length === 0) return []
     const [after] = yield* sql<{ readonly last: number }>`SELECT MAX(COALESCE((SELECT MAX(id) FROM subscribers), 0),
@@ -117,33 +118,57 @@ const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumn
         values[v++] = first + i
         v = writeNewSubscriberValues(rows.row(i), values, v)
       }
-      yield* valuesInsert(sql, "subscribers", NUMBERED_COLUMNS, values)
+      yield* insertValues("subscribers", NUMBERED_COLUMNS, values)
     }
     return Array.from({ length: rows.length }, (_, i) => first + i)
   })
 
-/** The bulk statements in portable SQL: IN look-ups, multi-row inserts (on SQLite numbered here, without RETURNING), one UPDATE per changed subscriber. */
-export const sqlImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
-  existing: (emailListId, emails) =>
-    Effect.gen(function*() {
-      const found: Array<ExistingSubscriberRow> = []
-      for (const part of chunks(emails, 5_000)) {
-        found.push(...yield* sql<ExistingSubscriberRow>`SELECT id, email, first_name, last_name, extra_attributes, subscribed_at,
-            unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email IN ${sql.in(part)}`)
-      }
-      return found
-    }),
-  update: (rows) =>
-    Effect.forEach(rows, ({ columns, id }) => sql`UPDATE subscribers SET ${sql.update(columns)} WHERE id = ${id}`, { discard: true }),
-  insert: (rows) => sql.onDialectOrElse({ sqlite: () => numberedInsert(sql, rows), orElse: () => returningInsert(sql, rows) }),
-  link: (links) =>
-    Effect.forEach(chunks(links, 2_000), (part) => {
-      const values = new Array<InsertValue>(part.length * 2)
-      part.forEach((link, i) => {
-        values[2 * i] = link.subscriberId
-        values[2 * i + 1] = link.tagId
+/** Runs a multi-row INSERT of `values` (row after row, `columns.length` each) into `table`. */
+type InsertValues = (table: string, columns: ReadonlyArray<string>, values: Array<InsertValue>) => Effect.Effect<void, SqlError>
+
+/**
+ * The multi-row INSERTs of a batch: through @effect/sql, or, on a store with a `SyncWriter` (SQLite), each as one call
+ * on the writing connection, which skips the statement compiler's copy of the values (~440 bytes a row) and the
+ * Effect, span and look-up of every statement (bench/HISTORY.md).
+ */
+const valuesInserter = (sql: SqlClient.SqlClient, writer: Option.Option<SyncWriter["Type"]>): InsertValues =>
+  Option.match(writer, {
+    onNone: () => (table, columns, values) => Effect.asVoid(valuesInsert(sql, table, columns, values)),
+    onSome: (writer) => (table, columns, values) =>
+      values.length === 0 ? Effect.void : writer.write((statements) => {
+        statements.run(insertText(false, table, columns, values.length / columns.length, ""), values)
       })
-      return valuesInsert(sql, "subscriber_tags", ["subscriber_id", "tag_id"], values)
-    }, { discard: true }),
-  record: (events) => insertEvents(sql, events)
-})
+  })
+
+/**
+ * The bulk statements in portable SQL: IN look-ups, multi-row inserts (on SQLite numbered here, without RETURNING, and
+ * run through its `SyncWriter` when given), one UPDATE per changed subscriber.
+ */
+export const sqlImportBulkWrites = (sql: SqlClient.SqlClient, writer: Option.Option<SyncWriter["Type"]> = Option.none()): ImportBulkWrites => {
+  const insertValues = valuesInserter(sql, writer)
+  return {
+    existing: (emailListId, emails) =>
+      Effect.gen(function*() {
+        const found: Array<ExistingSubscriberRow> = []
+        for (const part of chunks(emails, 5_000)) {
+          found.push(...yield* sql<ExistingSubscriberRow>`SELECT id, email, first_name, last_name, extra_attributes, subscribed_at,
+              unsubscribed_at, last_import_id FROM subscribers WHERE email_list_id = ${emailListId} AND email IN ${sql.in(part)}`)
+        }
+        return found
+      }),
+    update: (rows) =>
+      Effect.forEach(rows, ({ columns, id }) => sql`UPDATE subscribers SET ${sql.update(columns)} WHERE id = ${id}`, { discard: true }),
+    insert: (rows) =>
+      sql.onDialectOrElse({ sqlite: () => numberedInsert(sql, rows, insertValues), orElse: () => returningInsert(sql, rows) }),
+    link: (links) =>
+      Effect.forEach(chunks(links, 2_000), (part) => {
+        const values = new Array<InsertValue>(part.length * 2)
+        part.forEach((link, i) => {
+          values[2 * i] = link.subscriberId
+          values[2 * i + 1] = link.tagId
+        })
+        return insertValues("subscriber_tags", ["subscriber_id", "tag_id"], values)
+      }, { discard: true }),
+    record: (events) => Effect.forEach(eventValueChunks(events), (values) => insertValues("events", EVENT_COLUMNS, values), { discard: true })
+  }
+}

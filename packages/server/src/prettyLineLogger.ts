@@ -22,6 +22,18 @@ export const prettyLineLogger = (write: (text: string) => void, colors: boolean)
     colors ? `${codes.map((code) => `\x1b[${code}m`).join("")}${text}\x1b[0m` : text
   const format = (...values: ReadonlyArray<unknown>) => formatWithOptions({ colors }, ...values)
   const indented = (text: string) => `  ${text.replaceAll("\n", "\n  ")}\n`
+  /**
+   * An annotation's line as `format` makes it; a string, or a number printed without colors, is written as it is
+   * (what `format` makes of it after a key without a `%`), which saves a request's line ~3 calls to `util.inspect`.
+   */
+  const annotation = (key: string, value: unknown) => {
+    const label = color(`${key}:`, 1, 37)
+    if (!key.includes("%")) {
+      if (typeof value === "string" && !value.includes("\n")) return `  ${label} ${value}\n`
+      if (typeof value === "number" && !colors && !Object.is(value, -0)) return `  ${label} ${value}\n`
+    }
+    return indented(format(label, Inspectable.redact(value)))
+  }
   return Logger.make(({ annotations, cause, date, fiberId, logLevel, message, spans }) => {
     const messages = Array.isArray(message) ? message : [message]
     const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`
@@ -36,7 +48,7 @@ export const prettyLineLogger = (write: (text: string) => void, colors: boolean)
     text += "\n"
     if (!Cause.isEmpty(cause)) text += indented(Cause.pretty(cause, { renderErrorCause: true }))
     for (; next < messages.length; next++) text += indented(format(Inspectable.redact(messages[next])))
-    for (const [key, value] of annotations) text += indented(format(color(`${key}:`, 1, 37), Inspectable.redact(value)))
+    for (const [key, value] of annotations) text += annotation(key, value)
     write(text)
   })
 }

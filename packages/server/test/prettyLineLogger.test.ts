@@ -41,6 +41,9 @@ const entries = [
     Effect.annotateLogs("campaign", "01a2"),
     Effect.zipRight(Effect.logError("Stopped", new Error("boom\nsecond line")))
   )],
+  ["annotations of every kind", Effect.log("Odd annotations").pipe(
+    Effect.annotateLogs({ "lines": "one\ntwo", "100%s": "kept", "zero": -0, "count": 7, "object": { a: [1, "b"] }, "none": null, "empty": "" })
+  )],
   ["a failure's cause", Effect.logError("Import failed").pipe(Effect.zipRight(Effect.fail("x")), Effect.catchAllCause((cause) => Effect.logError(cause)))]
 ] as const
 

@@ -5,6 +5,7 @@ import {
   type HttpApp,
   HttpApiBuilder,
   HttpIncomingMessage,
+  HttpMiddleware,
   HttpPlatform,
   HttpServer,
   HttpServerRequest,
@@ -51,6 +52,7 @@ import { AdminRoutes } from "./adminRoutes.js"
 import { DocsRoute } from "./DocsRoute.js"
 import { requestLogger } from "./requestLogger.js"
 import { requestMetrics } from "./requestMetrics.js"
+import { requestSpan } from "./requestSpan.js"
 import { securityHeaders } from "./securityHeaders.js"
 import { wakeWorkers } from "./wakeWorkers.js"
 import { CampaignsLive } from "./handlers/CampaignsLive.js"
@@ -143,7 +145,8 @@ export const HttpLive = <ROut, E, R>(server: Layer.Layer<ROut, E, R>, options: H
   const limit = limitBody(maxBytes)
   const guard = guardBodies(maxBytes)
   const fair = clientLimits(options.clientLimits ?? DEFAULT_CLIENT_LIMITS)
-  const serve = HttpApiBuilder.serve((app) => requestMetrics(logger(securityHeaders(fair(limit(guard(wakeWorkers(app))))))))
+  const serve = HttpApiBuilder.serve((app) => requestSpan(requestMetrics(logger(securityHeaders(fair(limit(guard(wakeWorkers(app)))))))))
+    .pipe(HttpMiddleware.withTracerDisabledWhen(() => true))
   const middlewares = Layer.merge(
     isolated(ErrorResponses, [HttpApi.Api]),
     isolated(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }), [HttpApi.Api])

@@ -1,5 +1,5 @@
 import { type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, FiberRef, HashMap, HashSet, Inspectable, List, LogLevel, LogSpan } from "effect"
+import { Cause, Effect, FiberRef, HashMap, HashSet, Inspectable, List, LogLevel, LogSpan, Option } from "effect"
 
 /** Public link paths whose last segment is a signature (the secret that makes the link work). */
 const SIGNED = /^\/(t\/o|t\/c|u|webview|confirm)\/[^/?#]+(?:\/[^/?#]+)*\/[^/?#]+$/
@@ -72,14 +72,12 @@ export const requestLogger = (app: HttpApp.Default): HttpApp.Default =>
     Effect.clockWith((clock) => {
       const span = LogSpan.make(SPAN, clock.unsafeCurrentTimeMillis())
       return Effect.flatMap(Effect.exit(app), (exit) => {
-        const annotations = { "http.method": request.method, "http.url": redactUrl(request.url) }
-        if (exit._tag === "Failure") {
-          const [response, cause] = HttpServerError.causeResponseStripped(exit.cause)
-          const logged = cause._tag === "Some"
-            ? logLine([], cause.value, { ...annotations, "http.status": response.status }, span)
-            : logLine(["Sent HTTP Response"], Cause.empty, { ...annotations, "http.status": response.status }, span)
-          return Effect.zipRight(logged, exit)
-        }
-        return Effect.zipRight(logLine(["Sent HTTP response"], Cause.empty, { ...annotations, "http.status": exit.value.status }, span), exit)
+        const [response, cause] = exit._tag === "Failure" ? HttpServerError.causeResponseStripped(exit.cause) : [exit.value, Option.none()] as const
+        // a failure's cause is the entry itself, as `Effect.log(cause)` makes it: no message parts
+        const [message, logged] = Option.isSome(cause)
+          ? [[], cause.value]
+          : [[exit._tag === "Success" ? "Sent HTTP response" : "Sent HTTP Response"], Cause.empty]
+        const annotations = { "http.method": request.method, "http.url": redactUrl(request.url), "http.status": response.status }
+        return Effect.zipRight(logLine(message, logged, annotations, span), exit)
       })
     }))

@@ -75,6 +75,8 @@ describe("requestLogger", () => {
   const apps = [
     ["an answer", Effect.succeed(HttpServerResponse.empty({ status: 204 })), "/api/suppressions/ada@example.com?page=2"],
     ["a defect", Effect.die(new Error("boom")), "/api/templates"],
+    // a response raised as a defect leaves no cause to log
+    ["a response raised as a defect", Effect.die(HttpServerResponse.empty({ status: 404 })), "/api/templates/x"],
     // the router fails with RouteNotFound, which the type of a served app does not show
     ["a known failure", Effect.fail(new HttpServerError.RouteNotFound({ request: HttpServerRequest.fromWeb(new Request("http://localhost/x")) })) as unknown as HttpApp.Default, "/x"]
   ] as const

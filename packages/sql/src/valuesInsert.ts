@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
+import type { SyncStatements } from "./SyncWriter.js"
 
 /** A value of an inserted row. */
 export type InsertValue = string | number | null
@@ -51,4 +52,9 @@ export const valuesInsert = <A extends object = never>(
   if (count === 0) return Effect.succeed([])
   const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
   return sql.unsafe<A>(insertText(pg, table, columns, count, returning), values)
+}
+
+/** `valuesInsert` through a `SyncWriter`'s statements (SQLite): the same INSERT, run at once on the writing connection. */
+export const runValuesInsert = (statements: SyncStatements, table: string, columns: ReadonlyArray<string>, values: ReadonlyArray<InsertValue>): void => {
+  if (values.length > 0) statements.run(insertText(false, table, columns, values.length / columns.length, ""), values)
 }

@@ -3,7 +3,7 @@ import type { NewEvent } from "@mailroom/core"
 import { Effect } from "effect"
 import { isoText } from "../isoText.js"
 import type { SyncStatements } from "../SyncWriter.js"
-import { insertText, type InsertValue, valuesInsert } from "../valuesInsert.js"
+import { type InsertValue, runValuesInsert, valuesInsert } from "../valuesInsert.js"
 
 /** Events per multi-row INSERT (8 columns each). */
 const CHUNK = 1_000
@@ -85,7 +85,7 @@ export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<New
 /** Records events through a `SyncWriter`'s statements (SQLite), in multi-row inserts. */
 export const runEventInserts = (statements: SyncStatements, events: ReadonlyArray<NewEvent>): void => {
   for (const values of eventValueChunks(events)) {
-    statements.run(insertText(false, "events", EVENT_COLUMNS, values.length / EVENT_COLUMNS.length, ""), values)
+    runValuesInsert(statements, "events", EVENT_COLUMNS, values)
   }
 }
 

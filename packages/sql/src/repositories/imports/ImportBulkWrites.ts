@@ -5,7 +5,7 @@ import { Effect, Option } from "effect"
 import { chunks } from "../../chunks.js"
 import { EVENT_COLUMNS, eventValueChunks } from "../../events/insertEvents.js"
 import type { SyncWriter } from "../../SyncWriter.js"
-import { type InsertValue, insertText, valuesInsert } from "../../valuesInsert.js"
+import { type InsertValue, runValuesInsert, valuesInsert } from "../../valuesInsert.js"
 import { NEW_SUBSCRIBER_COLUMNS, writeNewSubscriberValues } from "./importColumns.js"
 
 /** Rows per multi-row INSERT (13 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
@@ -135,9 +135,7 @@ const valuesInserter = (sql: SqlClient.SqlClient, writer: Option.Option<SyncWrit
   Option.match(writer, {
     onNone: () => (table, columns, values) => Effect.asVoid(valuesInsert(sql, table, columns, values)),
     onSome: (writer) => (table, columns, values) =>
-      values.length === 0 ? Effect.void : writer.write((statements) => {
-        statements.run(insertText(false, table, columns, values.length / columns.length, ""), values)
-      })
+      values.length === 0 ? Effect.void : writer.write((statements) => runValuesInsert(statements, table, columns, values))
   })
 
 /**

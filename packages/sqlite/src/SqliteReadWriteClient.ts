@@ -2,7 +2,6 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { type SyncStatements, SyncWriter } from "@mailroom/sql"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Layer, Option, Scope, Stream } from "effect"
@@ -20,7 +19,7 @@ export interface SqliteReadWriteOptions {
 }
 
 /** Settings of the reading connection (the writing one is tuned by its store). */
-const READER_PRAGMAS = [`PRAGMA cache_size = ${-32 * 1024}`, "PRAGMA temp_store = MEMORY", "PRAGMA busy_timeout = 5000"]
+const READER_PRAGMAS = [`cache_size = ${-32 * 1024}`, "temp_store = MEMORY", "busy_timeout = 5000"]
 
 /** How long (ms) statements may run back to back on the event loop's thread before waiting I/O is let in. */
 const SLICE_MS = 10
@@ -95,13 +94,13 @@ const fifoLock = (): Effect.Effect<void, never, Scope.Scope> => {
     Effect.zipRight(restore(acquire), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, Effect.sync(release)))))
 }
 
-/** Opens the writing connection (WAL mode), closed with the scope. */
-const openWriter = (filename: string) =>
+/** Opens a connection, closed with the scope: the writing one (WAL mode) or a read-only one with READER_PRAGMAS. */
+const openConnection = (filename: string, role: "writer" | "reader") =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
-        const db = new Sqlite(filename)
-        db.pragma("journal_mode = WAL")
+        const db = new Sqlite(filename, { readonly: role === "reader" })
+        for (const pragma of role === "writer" ? ["journal_mode = WAL"] : READER_PRAGMAS) db.pragma(pragma)
         return db
       },
       catch: (cause) => new SqlError({ cause, message: "Failed to open the database" })
@@ -124,7 +123,7 @@ export const sqliteReadWriteClient = (
   options: SqliteReadWriteOptions
 ): Layer.Layer<SqlClient.SqlClient | SyncWriter, SqlError> =>
   Layer.scopedContext(Effect.gen(function*() {
-    const db = yield* openWriter(options.filename)
+    const db = yield* openConnection(options.filename, "writer")
     const prepared = preparedStatements(db)
     const writer = sqliteConnection(db, prepared)
     const lock = fifoLock()
@@ -132,10 +131,9 @@ export const sqliteReadWriteClient = (
     const sliced = timeSliced()
     let reading: Connection | undefined
     if (options.filename !== ":memory:") {
-      const reader = yield* SqliteClient.make({ ...options, readonly: true, disableWAL: true })
-      for (const pragma of READER_PRAGMAS) yield* reader.unsafe(pragma)
-      // reads run whole on the thread (the driver is synchronous), so the reading connection is taken once, for good
-      reading = yield* reader.reserve
+      // reads run whole on the thread (the driver is synchronous): one connection, never locked, serves every read
+      const readDb = yield* openConnection(options.filename, "reader")
+      reading = sqliteConnection(readDb, preparedStatements(readDb))
     }
     const on = <A>(sql: string, run: (connection: Connection) => Effect.Effect<A, SqlError>) =>
       reading !== undefined && onlyReads(sql) ? run(reading) : Effect.scoped(Effect.flatMap(writing, run))

@@ -44,8 +44,8 @@ const runStatement = (statement: Sqlite.Statement, params: ReadonlyArray<unknown
 const TRANSACTION_CONTROL = new Set(["BEGIN", "COMMIT", "ROLLBACK"])
 
 /**
- * An @effect/sql connection on a better-sqlite3 database Mailroom opened itself, so that its `SyncWriter` can run
- * statements on the same connection. Statements are prepared once per text (a `Map`: @effect/sql-sqlite-node's Effect
+ * An @effect/sql connection on a better-sqlite3 database Mailroom opened itself: the writing one, so that its
+ * `SyncWriter` can run statements on the same connection, and the reading one. Statements are prepared once per text (a `Map`: @effect/sql-sqlite-node's Effect
  * `Cache` cost ~4 µs a statement more), and a transaction's `BEGIN` and `COMMIT` too, which that client prepared anew.
  */
 export const sqliteConnection = (db: Sqlite.Database, prepared: (sql: string) => Sqlite.Statement): Connection => {

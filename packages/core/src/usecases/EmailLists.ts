@@ -11,6 +11,7 @@ import { Transactor } from "../ports/Transactor.js"
 import { findByRef, orNotFound } from "./lookup.js"
 import { MailerNames } from "./MailerNames.js"
 import { now } from "./now.js"
+import { RecentLists } from "./RecentLists.js"
 
 const mailerFields = [
   ["campaignMailer", "campaign_mailer"],
@@ -74,6 +75,7 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
     const tags = yield* TagRepository
     const mailers = yield* MailerNames
     const { withTransaction } = yield* Transactor
+    const { changing } = yield* RecentLists
 
     const find = (ref: string) => findByRef("Email list", ref, repo.findByUuid, repo.findById)
 
@@ -103,12 +105,12 @@ export class EmailLists extends Effect.Service<EmailLists>()("@mailroom/EmailLis
       const known = yield* tags.findByRefs(list.id, input.allowedFormSubscriptionTags ?? [])
       const settings = yield* toSettings(input, mailers, new Set(known.map((tag) => tagKey(tag.name))))
       const at = yield* now
-      return yield* withTransaction(repo.update(list.id, { ...settings, updatedAt: at }).pipe(orNotFound("Email list")))
+      return yield* changing(withTransaction(repo.update(list.id, { ...settings, updatedAt: at }).pipe(orNotFound("Email list"))))
     })
 
     const remove = Effect.fn("EmailLists.remove")(function*(ref: string) {
       const list = yield* find(ref)
-      yield* withTransaction(repo.delete(list.id))
+      yield* changing(withTransaction(repo.delete(list.id)))
     })
 
     return { list, get, create, update, remove } as const

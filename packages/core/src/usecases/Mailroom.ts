@@ -52,6 +52,7 @@ import { ConfirmationMails } from "./ConfirmationMails.js"
 import { EmailLists } from "./EmailLists.js"
 import { ImportWorker } from "./ImportWorker.js"
 import { JobWorker } from "./JobWorker.js"
+import { RecentLists } from "./RecentLists.js"
 import { Segments } from "./Segments.js"
 import { Sends } from "./Sends.js"
 import { SubscriberActions } from "./SubscriberActions.js"
@@ -155,7 +156,9 @@ const support = Layer.mergeAll(
   SubscriberTags.Default,
   SubscriberCriteriaResolver.Default,
   CampaignTestMails.Default,
-  AutomationMailTestMails.Default
+  AutomationMailTestMails.Default,
+  // one for EmailLists, which forgets, and Subscribers, which remembers
+  RecentLists.Default
 )
 
 /** All use cases, given a store (MemoryStorage, SqliteStorage or PostgresStorage), a Mailer and a CsvParser. */

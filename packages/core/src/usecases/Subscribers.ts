@@ -15,6 +15,7 @@ import { Transactor } from "../ports/Transactor.js"
 import { ConfirmationMails } from "./ConfirmationMails.js"
 import { findByRef, orNotFound } from "./lookup.js"
 import { now } from "./now.js"
+import { RecentLists } from "./RecentLists.js"
 import { retryOnConflict, StoreConflict } from "./StoreConflict.js"
 import { SubscriberCriteriaResolver } from "./SubscriberCriteriaResolver.js"
 import { SubscriberTags, type TagSync } from "./SubscriberTags.js"
@@ -34,8 +35,10 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
     const confirmations = yield* ConfirmationMails
     const tagging = yield* SubscriberTags
     const resolver = yield* SubscriberCriteriaResolver
+    const recentLists = yield* RecentLists
 
-    const findList = (ref: string) => findByRef("Email list", ref, lists.findByUuid, lists.findById)
+    // sign-ups and pages of subscribers use only the list's id, uuid and confirmation setting
+    const findList = recentLists.find
     const reload = (subscriber: Subscriber) => repo.findById(subscriber.id).pipe(orNotFound("Subscriber"))
     const save = (previous: Subscriber, changes: SubscriberChanges) =>
       Effect.flatMap(repo.update(previous, changes), Option.match({

@@ -11,7 +11,7 @@ import { ApiTokenRepository } from "../ports/ApiTokenRepository.js"
 import { Sha256, type Sha256Function } from "../ports/Sha256.js"
 import { parseUuid } from "./lookup.js"
 import { now } from "./now.js"
-import { recentTokens } from "./recentTokens.js"
+import { recentlyFound } from "./recentlyFound.js"
 
 /** SHA-256 of a token secret, hex encoded: the only form in which secrets are stored (synchronous with `sha256`). */
 export const hashToken = (secret: string, sha256: Sha256Function | null = null): Effect.Effect<string> =>
@@ -38,7 +38,7 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     const repo = yield* ApiTokenRepository
     const sha256 = yield* Sha256
     // a look-up and a decoded row per request were ~12 % of a sign-up's CPU (bench/HISTORY.md)
-    const recent = recentTokens(TOKEN_RECHECK_MS, MOST_REMEMBERED)
+    const recent = recentlyFound<ApiToken>(TOKEN_RECHECK_MS, MOST_REMEMBERED)
 
     /** A token's deletion, after which the remembered tokens are forgotten, even if the request is interrupted. */
     const forgetting = (deletion: Effect.Effect<boolean>) => Effect.uninterruptible(Effect.tap(deletion, () => recent.forget()))

@@ -40,6 +40,21 @@ export const recordedAtLeast = (count: number) =>
 
 /** Every event readable now (see recordedAtLeast). */
 export const recorded = recordedAtLeast(0)
+
+/**
+ * Every event readable once the one with this `line` is (read again 50 ms of real time apart, 10 s at most): the
+ * events of a test's set-up, whose last one it names, all counted before what the test does next.
+ */
+export const recordedThrough = (last: string) =>
+  Effect.gen(function*() {
+    const outbox = yield* EventOutbox
+    let events = (yield* outbox.read(START, 1_000)).events
+    for (let tries = 0; !events.some((event) => line(event) === last) && tries < 200; tries++) {
+      yield* pause
+      events = (yield* outbox.read(START, 1_000)).events
+    }
+    return events
+  })
 /**
  * A claim of `count` events from the beginning for `consumer`, taken again (50 ms of real time apart, 10 s at most) until
  * it holds that many: on Postgres a claim, like a read, waits for transactions another connection holds open.

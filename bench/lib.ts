@@ -1,6 +1,6 @@
 /** Shared pieces of the HTTP benchmarks: a keep-alive client, a closed-loop load generator and server start-up. */
 import { type ChildProcess, execSync, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { cpus } from "node:os"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -183,6 +183,25 @@ export const cpuMs = (pid: number | undefined): number => {
   }
 }
 
+/**
+ * CPU time (ms) the machine's Postgres processes have used so far, summed over those running now (the server's
+ * pooled backends live as long as it does, so a difference across a measured window is Postgres' share of it).
+ */
+export const postgresCpuMs = (): number => {
+  let total = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue
+    } catch {
+      continue
+    }
+    const cpu = cpuMs(Number(entry))
+    if (!Number.isNaN(cpu)) total += cpu
+  }
+  return total
+}
+
 /** The kernel's clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
 const CLOCK_TICKS = (() => {
   try {
@@ -208,13 +227,21 @@ export const stopServer = async (child: ChildProcess): Promise<void> => {
   clearTimeout(timer)
 }
 
-/** Recreates the `bench` schema; the database URL that works inside it. */
-export const resetPostgres = (): string => {
-  execSync(`psql "${PG_URL}" -qc "DROP SCHEMA IF EXISTS bench CASCADE; CREATE SCHEMA bench"`)
+/** Recreates a schema (empty); the database URL that works inside it. */
+export const postgresSchema = (schema: string): string => {
+  execSync(`psql "${PG_URL}" -qc "SET client_min_messages = warning; DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}"`)
   const url = new URL(PG_URL)
-  url.searchParams.set("options", "-c search_path=bench")
+  url.searchParams.set("options", `-c search_path=${schema}`)
   return url.toString()
 }
+
+/** Drops a schema postgresSchema made. */
+export const dropPostgresSchema = (schema: string): void => {
+  execSync(`psql "${PG_URL}" -qc "SET client_min_messages = warning; DROP SCHEMA IF EXISTS ${schema} CASCADE"`)
+}
+
+/** Recreates the `bench` schema; the database URL that works inside it. */
+export const resetPostgres = (): string => postgresSchema("bench")
 
 /** One line describing the machine and date, for RESULTS.md. */
 export const machine = (): string =>

@@ -4,12 +4,14 @@
  * its packages resolve) runs as its own server on its own SQLite file (or Postgres schema, `--store postgres`), as
  * `npm start` runs it, and the same 8 keep-alive clients drive them in turns of 1.5 s (the order reversed every other
  * turn). Each build's row gives its requests a second, the server's CPU a request (every thread, from /proc) and the
- * p99 of its turns (on Postgres also Postgres' CPU a request, taken while only that build is driven). A build may carry settings after a colon: `nolog` (LOG_REQUESTS=false) or `warn` (LOG_LEVEL=warn).
+ * p99 of its turns (on Postgres also Postgres' CPU a request, taken while only that build is driven). A build may carry
+ * settings after a colon: `nolog` (LOG_REQUESTS=false), `warn` (LOG_LEVEL=warn), or node flags joined by `+`
+ * (`current:--max-semi-space-size=8`), added after `npm start`'s.
  * Usage: npm run bench:compare -- --builds current,old-dist,current:nolog --request post|get|healthz --turns 8
  * [--store sqlite|postgres]
  */
 import { rmSync } from "node:fs"
-import { arg, call, clientTokens, closeClient, cpuMs, dropPostgresSchema, load, machine, percentile, postgresCpuMs, postgresSchema, startServer, stopServer } from "../lib.js"
+import { arg, call, clientTokens, closeClient, cpuMs, dropPostgresSchema, load, machine, NODE_FLAGS, percentile, postgresCpuMs, postgresSchema, startServer, stopServer } from "../lib.js"
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -20,6 +22,7 @@ const REQUEST = option("request", "post")
 const STORE = option("store", "sqlite")
 if (STORE !== "sqlite" && STORE !== "postgres") throw new Error(`unknown store ${STORE} (sqlite or postgres)`)
 const TURNS = arg("turns", 8)
+const BASE_NODE_ARGS = process.env["BENCH_NODE_ARGS"] ?? NODE_FLAGS
 const SECONDS = 1.5
 const SETTINGS: Record<string, Record<string, string>> = { "": {}, nolog: { LOG_REQUESTS: "false" }, warn: { LOG_LEVEL: "warn" } }
 
@@ -38,10 +41,13 @@ interface Contender {
 const contenders: Array<Contender> = []
 for (const [index, name] of BUILDS.entries()) {
   const [build = "current", setting = ""] = name.split(":")
-  const settings = SETTINGS[setting]
-  if (settings === undefined) throw new Error(`unknown setting ${setting} (nolog or warn)`)
+  const flags = setting.startsWith("--") ? setting.split("+") : []
+  const settings = flags.length > 0 ? {} : SETTINGS[setting]
+  if (settings === undefined) throw new Error(`unknown setting ${setting} (nolog, warn or node flags)`)
   if (build === "current") delete process.env["BENCH_SCRIPT"]
   else process.env["BENCH_SCRIPT"] = `${build}/mailroom.mjs`
+  // node flags after npm start's own (or BENCH_NODE_ARGS'), which they override
+  process.env["BENCH_NODE_ARGS"] = [BASE_NODE_ARGS, ...flags].join(" ")
   const folder = `bench/compare/data/${index}`
   rmSync(folder, { recursive: true, force: true })
   const port = 3970 + index

@@ -6,15 +6,25 @@ import { DEFAULT_JSON_LIMITS, type JsonLimits, jsonProblems } from "./JsonLimits
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
 
-/** The request with some body readers replaced (a body already read, or already parsed). */
-const overriding = (request: HttpServerRequest.HttpServerRequest, readers: Record<string, unknown>): HttpServerRequest.HttpServerRequest =>
-  new Proxy(request, {
+/**
+ * The request with some body readers replaced (a body already read, or already parsed). Its methods are bound to the
+ * request once each, on first use, rather than on every access.
+ */
+const overriding = (request: HttpServerRequest.HttpServerRequest, readers: Record<string, unknown>): HttpServerRequest.HttpServerRequest => {
+  const bound = new Map<PropertyKey, { readonly of: Function; readonly fn: Function }>()
+  return new Proxy(request, {
     get: (target, key) => {
       if (typeof key === "string" && key in readers) return readers[key]
       const value: unknown = Reflect.get(target, key, target)
-      return typeof value === "function" ? value.bind(target) : value
+      if (typeof value !== "function") return value
+      const known = bound.get(key)
+      if (known !== undefined && known.of === value) return known.fn
+      const fn = value.bind(target)
+      bound.set(key, { of: value, fn })
+      return fn
     }
   })
+}
 
 /**
  * Reads a body without a declared length up to `max` bytes; past it, reads on without keeping anything (up to
@@ -57,7 +67,6 @@ export const guardBodies = (maxBytes: number, limits: JsonLimits = DEFAULT_JSON_
     if (type.startsWith("multipart/") || (api && !isJson)) {
       return Effect.succeed(json(415, { message: "The request body must be JSON (Content-Type: application/json)." }))
     }
-    const tooLarge = json(413, { message: `The request body is too large (limit ${maxBytes} bytes).` }, { connection: "close" })
     // a body comes with a Content-Length or as chunks (Transfer-Encoding); with neither there is none
     const chunked = request.headers["content-length"] === undefined && request.headers["transfer-encoding"] !== undefined
     if (request.headers["content-length"] === undefined && !chunked) return app
@@ -65,7 +74,7 @@ export const guardBodies = (maxBytes: number, limits: JsonLimits = DEFAULT_JSON_
       let current = request
       if (chunked) {
         const bytes = yield* readBounded(request, maxBytes, 4 * maxBytes).pipe(Effect.orElseSucceed(() => null))
-        if (bytes === null) return tooLarge
+        if (bytes === null) return json(413, { message: `The request body is too large (limit ${maxBytes} bytes).` }, { connection: "close" })
         current = overriding(request, bodyReaders(bytes))
       }
       const next = current === request ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, current)

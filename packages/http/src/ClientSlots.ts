@@ -1,11 +1,14 @@
 import { Effect } from "effect"
 import { afterIo } from "./afterIo.js"
+import { type ClientConnection, onClientLeaving } from "./clientConnection.js"
 
 /** How many times `limit` requests of one client may start in one turn of the event loop. */
 const TURN_BUDGET = 4
 
 interface Ticket {
   granted: boolean
+  /** Its slot given back (or its place in line left): a ticket leaves once. */
+  left: boolean
   wake: (() => void) | undefined
 }
 
@@ -35,19 +38,29 @@ export class ClientSlots {
 
   constructor(private readonly limit: number) {}
 
-  /** Runs `effect` in a slot, waiting for one first when all are taken or this turn's are used up. */
-  run<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+  /**
+   * Runs `effect` in a slot, waiting for one first when all are taken or this turn's are used up. With the request's
+   * connection, the slot is given back as soon as the client leaves, even if `effect` goes on running.
+   */
+  run<A, E, R>(effect: Effect.Effect<A, E, R>, connection?: ClientConnection): Effect.Effect<A, E, R> {
     // uninterruptible until the finaliser is in place, so no interruption can take a ticket's slot with it
     return Effect.uninterruptibleMask((restore) =>
       Effect.suspend(() => {
-        const ticket: Ticket = { granted: false, wake: undefined }
+        const ticket: Ticket = { granted: false, left: false, wake: undefined }
         if (this.queue.length === 0 && this.free()) this.grant(ticket)
         else this.queue.push(ticket)
+        const stop = onClientLeaving(connection, () => this.leave(ticket))
         const turn = ticket.granted ? Effect.void : Effect.interruptible(Effect.async<void>((resume) => {
           if (ticket.granted) resume(Effect.void)
           else ticket.wake = () => resume(Effect.void)
         }))
-        return Effect.ensuring(Effect.zipRight(turn, restore(effect)), Effect.sync(() => this.leave(ticket)))
+        return Effect.ensuring(
+          Effect.zipRight(turn, restore(effect)),
+          Effect.sync(() => {
+            stop()
+            this.leave(ticket)
+          })
+        )
       })
     )
   }
@@ -82,6 +95,8 @@ export class ClientSlots {
   }
 
   private leave(ticket: Ticket): void {
+    if (ticket.left) return
+    ticket.left = true
     if (!ticket.granted) {
       const index = this.queue.indexOf(ticket)
       if (index >= 0) this.queue.splice(index, 1)

@@ -2,7 +2,7 @@ import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/pla
 import { Effect, Option } from "effect"
 import { afterIo } from "./afterIo.js"
 import { ClientSlots } from "./ClientSlots.js"
-import { untilClientLeaves } from "./untilClientLeaves.js"
+import { clientConnection, onClientLeaving } from "./clientConnection.js"
 
 /** How much one client may ask of the server. */
 export interface ClientLimits {
@@ -35,7 +35,8 @@ interface Client {
  * the event loop (`ClientSlots`), the rest wait in line, so one client with hundreds of requests in flight cannot
  * starve the others. With `perMinute`, a token's `/api` requests past that many in the current minute answer 429
  * with `Retry-After` (seconds until the next minute). Counts are per process. A client that goes away gives its turn
- * back at once, whether its request waits or runs (`untilClientLeaves`).
+ * back at once, whether its request waits or runs (`onClientLeaving`), without a fiber of its own for each request (which
+ * cost a POST 8 % of its CPU, bench/HISTORY.md).
  */
 export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
   const clients = new Map<string, Client>()
@@ -85,15 +86,25 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
         }
         const current = client
         current.users++
-        return restore(current.slots.run(untilClientLeaves(request, app))).pipe(
+        let ended = false
+        // once, when the request ends or its client leaves (a request left running does not keep its client known)
+        const end = () => {
+          if (ended) return
+          ended = true
+          current.users--
+          // kept to the end of the event loop's turn, so the client's next request this turn finds its turn budget
+          if (current.users === 0 && limits.perMinute === null) {
+            afterIo(() => {
+              if (current.users === 0 && clients.get(key) === current) clients.delete(key)
+            })
+          }
+        }
+        const connection = clientConnection(request)
+        const stop = onClientLeaving(connection, end)
+        return restore(current.slots.run(app, connection)).pipe(
           Effect.ensuring(Effect.sync(() => {
-            current.users--
-            // kept to the end of the event loop's turn, so the client's next request this turn finds its turn budget
-            if (current.users === 0 && limits.perMinute === null) {
-              afterIo(() => {
-                if (current.users === 0 && clients.get(key) === current) clients.delete(key)
-              })
-            }
+            stop()
+            end()
           }))
         )
       })))

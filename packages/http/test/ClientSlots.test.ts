@@ -1,6 +1,26 @@
+import { EventEmitter } from "node:events"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Random } from "effect"
+import { Duration, Effect, Fiber, Option, Random } from "effect"
+import type { ClientConnection } from "../src/clientConnection.js"
 import { ClientSlots } from "../src/ClientSlots.js"
+
+/** A connection the test closes, as a client leaving closes its socket. */
+const connection = (destroyed = false): ClientConnection & EventEmitter => Object.assign(new EventEmitter(), { destroyed })
+
+/** How many of `slots` run at once at most, over `count` short jobs started together. */
+const mostAtOnce = (slots: ClientSlots, count: number) =>
+  Effect.gen(function*() {
+    let running = 0
+    let most = 0
+    yield* Effect.all(Array.from({ length: count }, () =>
+      slots.run(Effect.gen(function*() {
+        running++
+        most = Math.max(most, running)
+        yield* Effect.sleep(Duration.millis(2))
+        running--
+      }))), { concurrency: "unbounded" })
+    return most
+  })
 
 describe("ClientSlots", () => {
   it.live("never runs more than its limit at once and hands slots on in arrival order", () =>
@@ -35,6 +55,38 @@ describe("ClientSlots", () => {
         Effect.timeout(Duration.seconds(1))
       )
       expect(free).toEqual([1, 2])
+    }))
+
+  it.live("gives a slot back as soon as its client leaves, though the request goes on running, and only once", () =>
+    Effect.gen(function*() {
+      const slots = new ClientSlots(1)
+      const socket = connection()
+      const stuck = yield* Effect.forkDaemon(slots.run(Effect.never, socket))
+      yield* Effect.sleep(Duration.millis(10))
+      expect(yield* Effect.option(Effect.timeout(slots.run(Effect.succeed(1)), Duration.millis(50)))).toEqual(Option.none())
+      socket.emit("close")
+      expect(yield* Effect.timeout(slots.run(Effect.succeed(2)), Duration.seconds(1))).toBe(2)
+      yield* Fiber.interrupt(stuck)
+      expect(socket.listenerCount("close")).toBe(0)
+      expect(yield* mostAtOnce(slots, 4)).toBe(1)
+    }))
+
+  it.live("a request whose client has left already holds no slot, and one waiting in line gives its place up", () =>
+    Effect.gen(function*() {
+      const slots = new ClientSlots(1)
+      const gone = yield* Effect.forkDaemon(slots.run(Effect.never, connection(true)))
+      yield* Effect.sleep(Duration.millis(10))
+      const running = yield* Effect.forkDaemon(slots.run(Effect.never))
+      yield* Effect.sleep(Duration.millis(10))
+      const socket = connection()
+      const waiting = yield* Effect.forkDaemon(slots.run(Effect.succeed("late"), socket))
+      yield* Effect.sleep(Duration.millis(10))
+      socket.emit("close")
+      yield* Fiber.interrupt(running)
+      expect(yield* Effect.timeout(slots.run(Effect.succeed(3)), Duration.seconds(1))).toBe(3)
+      yield* Fiber.interrupt(gone)
+      yield* Fiber.interrupt(waiting)
+      expect(yield* mostAtOnce(slots, 4)).toBe(1)
     }))
 
   it.live("starts at most 4 × its limit in one turn of the event loop; the rest after the loop has polled for I/O", () =>

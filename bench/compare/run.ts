@@ -5,7 +5,8 @@
  * `npm start` runs it, and the same 8 keep-alive clients drive them in turns of 1.5 s (the order reversed every other
  * turn). Each build's row gives its requests a second, the server's CPU a request (every thread, from /proc) and the
  * p99 of its turns (on Postgres also Postgres' CPU a request, taken while only that build is driven). A build may carry
- * settings after a colon: `nolog` (LOG_REQUESTS=false), `warn` (LOG_LEVEL=warn), or node flags joined by `+`
+ * settings after a colon: `nolog` (LOG_REQUESTS=false), `warn` (LOG_LEVEL=warn), `workers` (the background workers in
+ * the server, as `npm start` runs them; WORKERS=false otherwise), or node flags joined by `+`
  * (`current:--max-semi-space-size=8`), added after `npm start`'s.
  * Usage: npm run bench:compare -- --builds current,old-dist,current:nolog --request post|get|healthz --turns 8
  * [--store sqlite|postgres]
@@ -24,7 +25,12 @@ if (STORE !== "sqlite" && STORE !== "postgres") throw new Error(`unknown store $
 const TURNS = arg("turns", 8)
 const BASE_NODE_ARGS = process.env["BENCH_NODE_ARGS"] ?? NODE_FLAGS
 const SECONDS = 1.5
-const SETTINGS: Record<string, Record<string, string>> = { "": {}, nolog: { LOG_REQUESTS: "false" }, warn: { LOG_LEVEL: "warn" } }
+const SETTINGS: Record<string, Record<string, string>> = {
+  "": {},
+  nolog: { LOG_REQUESTS: "false" },
+  warn: { LOG_LEVEL: "warn" },
+  workers: { WORKERS: "true" }
+}
 
 interface Contender {
   readonly name: string
@@ -43,7 +49,7 @@ for (const [index, name] of BUILDS.entries()) {
   const [build = "current", setting = ""] = name.split(":")
   const flags = setting.startsWith("--") ? setting.split("+") : []
   const settings = flags.length > 0 ? {} : SETTINGS[setting]
-  if (settings === undefined) throw new Error(`unknown setting ${setting} (nolog, warn or node flags)`)
+  if (settings === undefined) throw new Error(`unknown setting ${setting} (nolog, warn, workers or node flags)`)
   if (build === "current") delete process.env["BENCH_SCRIPT"]
   else process.env["BENCH_SCRIPT"] = `${build}/mailroom.mjs`
   // node flags after npm start's own (or BENCH_NODE_ARGS'), which they override

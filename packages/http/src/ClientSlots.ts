@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { afterIo } from "./afterIo.js"
-import { type ClientConnection, onClientLeaving } from "./clientConnection.js"
 
 /** How many times `limit` requests of one client may start in one turn of the event loop. */
 const TURN_BUDGET = 4
@@ -39,17 +38,18 @@ export class ClientSlots {
   constructor(private readonly limit: number) {}
 
   /**
-   * Runs `effect` in a slot, waiting for one first when all are taken or this turn's are used up. With the request's
-   * connection, the slot is given back as soon as the client leaves, even if `effect` goes on running.
+   * Runs `effect` in a slot, waiting for one first when all are taken or this turn's are used up. `whenLeaving` (e.g.
+   * `onClientLeaving` on the request's connection) is handed the ticket's release and returns its own stop: the slot is
+   * then given back as soon as the client leaves, even if `effect` goes on running.
    */
-  run<A, E, R>(effect: Effect.Effect<A, E, R>, connection?: ClientConnection): Effect.Effect<A, E, R> {
+  run<A, E, R>(effect: Effect.Effect<A, E, R>, whenLeaving?: (leave: () => void) => () => void): Effect.Effect<A, E, R> {
     // uninterruptible until the finaliser is in place, so no interruption can take a ticket's slot with it
     return Effect.uninterruptibleMask((restore) =>
       Effect.suspend(() => {
         const ticket: Ticket = { granted: false, left: false, wake: undefined }
         if (this.queue.length === 0 && this.free()) this.grant(ticket)
         else this.queue.push(ticket)
-        const stop = onClientLeaving(connection, () => this.leave(ticket))
+        const stop = whenLeaving === undefined ? undefined : whenLeaving(() => this.leave(ticket))
         const turn = ticket.granted ? Effect.void : Effect.interruptible(Effect.async<void>((resume) => {
           if (ticket.granted) resume(Effect.void)
           else ticket.wake = () => resume(Effect.void)
@@ -57,7 +57,7 @@ export class ClientSlots {
         return Effect.ensuring(
           Effect.zipRight(turn, restore(effect)),
           Effect.sync(() => {
-            stop()
+            stop?.()
             this.leave(ticket)
           })
         )

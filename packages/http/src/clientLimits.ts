@@ -100,12 +100,12 @@ export const clientLimits = (limits: ClientLimits = DEFAULT_CLIENT_LIMITS) => {
           }
         }
         const connection = clientConnection(request)
-        const stop = onClientLeaving(connection, end)
-        return restore(current.slots.run(app, connection)).pipe(
-          Effect.ensuring(Effect.sync(() => {
-            stop()
+        // one listener on the connection gives both back: the client's turn and its count
+        const leaving = (giveTurnBack: () => void) =>
+          onClientLeaving(connection, () => {
+            giveTurnBack()
             end()
-          }))
-        )
+          })
+        return restore(current.slots.run(app, leaving)).pipe(Effect.ensuring(Effect.sync(end)))
       })))
 }

@@ -1,11 +1,14 @@
 import { EventEmitter } from "node:events"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, Random } from "effect"
-import type { ClientConnection } from "../src/clientConnection.js"
+import { type ClientConnection, onClientLeaving } from "../src/clientConnection.js"
 import { ClientSlots } from "../src/ClientSlots.js"
 
 /** A connection the test closes, as a client leaving closes its socket. */
 const connection = (destroyed = false): ClientConnection & EventEmitter => Object.assign(new EventEmitter(), { destroyed })
+
+/** What `run` is handed to give a slot back when `socket` closes. */
+const leavingOn = (socket: ClientConnection) => (leave: () => void) => onClientLeaving(socket, leave)
 
 /** How many of `slots` run at once at most, over `count` short jobs started together. */
 const mostAtOnce = (slots: ClientSlots, count: number) =>
@@ -61,7 +64,7 @@ describe("ClientSlots", () => {
     Effect.gen(function*() {
       const slots = new ClientSlots(1)
       const socket = connection()
-      const stuck = yield* Effect.forkDaemon(slots.run(Effect.never, socket))
+      const stuck = yield* Effect.forkDaemon(slots.run(Effect.never, leavingOn(socket)))
       yield* Effect.sleep(Duration.millis(10))
       expect(yield* Effect.option(Effect.timeout(slots.run(Effect.succeed(1)), Duration.millis(50)))).toEqual(Option.none())
       socket.emit("close")
@@ -74,12 +77,12 @@ describe("ClientSlots", () => {
   it.live("a request whose client has left already holds no slot, and one waiting in line gives its place up", () =>
     Effect.gen(function*() {
       const slots = new ClientSlots(1)
-      const gone = yield* Effect.forkDaemon(slots.run(Effect.never, connection(true)))
+      const gone = yield* Effect.forkDaemon(slots.run(Effect.never, leavingOn(connection(true))))
       yield* Effect.sleep(Duration.millis(10))
       const running = yield* Effect.forkDaemon(slots.run(Effect.never))
       yield* Effect.sleep(Duration.millis(10))
       const socket = connection()
-      const waiting = yield* Effect.forkDaemon(slots.run(Effect.succeed("late"), socket))
+      const waiting = yield* Effect.forkDaemon(slots.run(Effect.succeed("late"), leavingOn(socket)))
       yield* Effect.sleep(Duration.millis(10))
       socket.emit("close")
       yield* Fiber.interrupt(running)

@@ -55,6 +55,7 @@ export const recordedThrough = (last: string) =>
     }
     return events
   })
+
 /**
  * A claim of `count` events from the beginning for `consumer`, taken again (50 ms of real time apart, 10 s at most) until
  * it holds that many: on Postgres a claim, like a read, waits for transactions another connection holds open.

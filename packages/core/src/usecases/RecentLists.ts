@@ -17,8 +17,8 @@ const MOST_REMEMBERED = 1_000
 
 /**
  * Email lists found by their reference (uuid or integer id) within the last LIST_RECHECK_MS, for the requests that
- * need only a list's id, uuid and confirmation setting: a sign-up looked its list up on every request, ~15-20 % of
- * its CPU on SQLite (bench/HISTORY.md). EmailLists forgets them all after a change or deletion.
+ * need only a list's id, uuid and confirmation setting: a sign-up looked its list up on every request, a tenth of its
+ * CPU on SQLite and a fifth to a quarter on Postgres (bench/HISTORY.md). EmailLists forgets them all after a change or deletion.
  */
 export class RecentLists extends Effect.Service<RecentLists>()("@mailroom/RecentLists", {
   effect: Effect.gen(function*() {
@@ -38,7 +38,7 @@ export class RecentLists extends Effect.Service<RecentLists>()("@mailroom/Recent
 
     /** Runs a change of a list, then forgets every list remembered, even if the change fails or is interrupted. */
     const changing = <A, E, R>(change: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.uninterruptibleMask((restore) => Effect.ensuring(restore(change), Effect.sync(recent.forget)))
+      Effect.ensuring(change, Effect.sync(recent.forget))
 
     return { find, changing } as const
   })

@@ -23,7 +23,8 @@ const REQUEST = option("request", "post")
 const STORE = option("store", "sqlite")
 if (STORE !== "sqlite" && STORE !== "postgres") throw new Error(`unknown store ${STORE} (sqlite or postgres)`)
 const TURNS = arg("turns", 8)
-const BASE_NODE_ARGS = process.env["BENCH_NODE_ARGS"] ?? NODE_FLAGS
+/** The node flags every build starts with: BENCH_NODE_ARGS (`none`: no flags), else `npm start`'s. */
+const BASE_NODE_ARGS = process.env["BENCH_NODE_ARGS"] === "none" ? "" : process.env["BENCH_NODE_ARGS"] ?? NODE_FLAGS
 const SECONDS = 1.5
 const SETTINGS: Record<string, Record<string, string>> = {
   "": {},
@@ -53,7 +54,7 @@ for (const [index, name] of BUILDS.entries()) {
   if (build === "current") delete process.env["BENCH_SCRIPT"]
   else process.env["BENCH_SCRIPT"] = `${build}/mailroom.mjs`
   // node flags after npm start's own (or BENCH_NODE_ARGS'), which they override
-  process.env["BENCH_NODE_ARGS"] = [BASE_NODE_ARGS, ...flags].join(" ")
+  process.env["BENCH_NODE_ARGS"] = [BASE_NODE_ARGS, ...flags].join(" ").trim() || "none"
   const folder = `bench/compare/data/${index}`
   rmSync(folder, { recursive: true, force: true })
   const port = 3970 + index

@@ -18,6 +18,15 @@ describe("newUuid", () => {
     }
   })
 
+  it("draws every digit after the version from the random bits (16 values each, 4 for the variant's)", () => {
+    const ids = Array.from({ length: 5_000 }, () => newUuid())
+    for (let at = 15; at < 36; at++) {
+      if (at === 18 || at === 23) continue
+      const seen = new Set(ids.map((id) => id[at]))
+      expect({ at, values: seen.size }).toEqual({ at, values: at === 19 ? 4 : 16 })
+    }
+  })
+
   it("sorts an id made in a later millisecond after an earlier one", async () => {
     const first = newUuid()
     await new Promise((resolve) => setTimeout(resolve, 3))

@@ -115,18 +115,27 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** True when the text is a UUID (any version), the shape of every public id. */
 export const isUuid = (text: string): boolean => uuidPattern.test(text)
 
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"))
+/** The character codes of the hexadecimal digits. */
+const HEX_CODES = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0))
 const pool = new Uint8Array(4096)
 let pooled = pool.length
-/** The millisecond of the last id made and its text up to the version digit: ids of one batch share it. */
+/** The millisecond of the last id made: ids of one millisecond share their first 13 characters. */
 let prefixMs = -1
-let prefix = ""
+/** The character codes of the id being made (dashes and the version digit stay in place). */
+const codes = Array.from("00000000-0000-7000-0000-000000000000", (char) => char.charCodeAt(0))
+
+/** Writes `byte` as two hexadecimal digits at `at` of `codes`. */
+const hexAt = (at: number, byte: number) => {
+  codes[at] = HEX_CODES[byte >> 4]!
+  codes[at + 1] = HEX_CODES[byte & 15]!
+}
 
 /**
  * A new UUID version 7 (RFC 9562), lower-cased: 48 bits of milliseconds, then 74 random bits. Ids made one after
  * another sort together, so a bulk insert appends to the uuid indexes instead of touching random pages (on SQLite an
  * import of 200,000 subscribers went from ~16k to ~23k rows/s with this alone), and 74 random bits still cannot be
- * guessed.
+ * guessed. The text is made from its character codes at once: joining its pieces with `+` left ~400 bytes of
+ * intermediate strings per id (72 now), a seventh of what an import allocated (bench/HISTORY.md).
  */
 export const newUuid = (): string => {
   if (pooled + 10 > pool.length) {
@@ -135,12 +144,20 @@ export const newUuid = (): string => {
   }
   const ms = Date.now()
   if (ms !== prefixMs) {
-    const time = ms.toString(16).padStart(12, "0")
     prefixMs = ms
-    prefix = `${time.slice(0, 8)}-${time.slice(8, 12)}-7`
+    let rest = ms
+    for (let at = 12; at >= 0; at--) {
+      if (at === 8) continue
+      codes[at] = HEX_CODES[rest % 16]!
+      rest = Math.floor(rest / 16)
+    }
   }
   const r = pooled
   pooled += 10
-  return prefix + HEX[pool[r]!]!.slice(1) + HEX[pool[r + 1]!] + "-" + HEX[0x80 | (pool[r + 2]! & 0x3f)] + HEX[pool[r + 3]!] + "-" +
-    HEX[pool[r + 4]!] + HEX[pool[r + 5]!] + HEX[pool[r + 6]!] + HEX[pool[r + 7]!] + HEX[pool[r + 8]!] + HEX[pool[r + 9]!]
+  codes[15] = HEX_CODES[pool[r]! & 15]!
+  hexAt(16, pool[r + 1]!)
+  hexAt(19, 0x80 | (pool[r + 2]! & 0x3f))
+  hexAt(21, pool[r + 3]!)
+  for (let k = 0; k < 6; k++) hexAt(24 + 2 * k, pool[r + 4 + k]!)
+  return String.fromCharCode.apply(null, codes)
 }

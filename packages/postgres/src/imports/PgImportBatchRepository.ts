@@ -6,11 +6,10 @@ import {
   eventValues,
   type ExistingSubscriberRow,
   IMPORTED_COLUMNS,
-  importedValues,
   type ImportBulkWrites,
   importBatchRepository,
-  NEW_SUBSCRIBER_COLUMNS,
-  newSubscriberValues
+  type InsertValue,
+  NEW_SUBSCRIBER_COLUMNS
 } from "@mailroom/sql"
 import { Effect, type Layer } from "effect"
 import { copyRows } from "./copyRows.js"
@@ -34,7 +33,7 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
         yield* transactionClient,
         "import_updates",
         ["id", ...IMPORTED_COLUMNS],
-        { length: rows.length, row: (i) => [rows[i]!.id, ...importedValues(rows[i]!.columns)] }
+        { length: rows.length, row: (i) => [rows[i]!.id, ...rows[i]!.values] }
       )
       yield* sql`UPDATE subscribers s SET ${sql.literal(IMPORTED_COLUMNS.map((column) => `${column} = u.${column}`).join(", "))}
         FROM import_updates u WHERE s.id = u.id`
@@ -50,7 +49,15 @@ const pgImportBulkWrites = (sql: SqlClient.SqlClient): ImportBulkWrites => ({
         yield* transactionClient,
         "subscribers",
         ["id", ...NEW_SUBSCRIBER_COLUMNS],
-        { length: rows.length, row: (i) => [ids[i]!, ...newSubscriberValues(rows.row(i))] }
+        {
+          length: rows.length,
+          row: (i) => {
+            const values = new Array<InsertValue>(1 + NEW_SUBSCRIBER_COLUMNS.length)
+            values[0] = ids[i]!
+            rows.write(i, values, 1)
+            return values
+          }
+        }
       )
       return ids
     }),

@@ -6,7 +6,7 @@ import { chunks } from "../../chunks.js"
 import { EVENT_COLUMNS, eventValueChunks } from "../../events/insertEvents.js"
 import type { SyncWriter } from "../../SyncWriter.js"
 import { type InsertValue, runValuesInsert, valuesInsert } from "../../valuesInsert.js"
-import { NEW_SUBSCRIBER_COLUMNS, writeNewSubscriberValues } from "./importColumns.js"
+import { IMPORTED_COLUMNS, NEW_SUBSCRIBER_COLUMNS } from "./importColumns.js"
 
 /** Rows per multi-row INSERT (13 columns each: under SQLite's 32,766 and Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 500
@@ -23,27 +23,6 @@ export type ExistingSubscriberRow = {
   readonly lastImportId: number | null
 }
 
-/** The columns an import writes for a subscriber. */
-export type ImportedSubscriberColumns = {
-  readonly firstName: string | null
-  readonly lastName: string | null
-  readonly extraAttributes: string
-  readonly searchKey: string
-  readonly status: string
-  readonly subscribedAt: string | null
-  readonly unsubscribedAt: string | null
-  readonly updatedAt: string
-  readonly lastImportId: number
-}
-
-/** The columns of a subscriber an import creates. */
-export type NewSubscriberColumns = ImportedSubscriberColumns & {
-  readonly uuid: string
-  readonly emailListId: number
-  readonly email: string
-  readonly createdAt: string
-}
-
 /**
  * Rows built one at a time as a writer reads them (each exactly once, in order): a batch's rows then live only while
  * their statement is filled, instead of all of them until the batch ends (which made the garbage collector copy them).
@@ -53,6 +32,26 @@ export interface Rows<A> {
   readonly length: number
   /** Builds row `index` (0-based); read each once, in order. */
   readonly row: (index: number) => A
+}
+
+/**
+ * A batch's new subscribers, each written straight into the values of the statement being filled (NEW_SUBSCRIBER_COLUMNS
+ * order), each exactly once and in order: no object or array per row (an object of columns a row was ~7 % of what an
+ * import allocated, bench/HISTORY.md).
+ */
+export interface NewSubscriberRows {
+  /** How many rows. */
+  readonly length: number
+  /** Writes row `index`'s values into `into` from `at`; the index after them. */
+  readonly write: (index: number, into: Array<InsertValue>, at: number) => number
+  /** Row `index`'s address. */
+  readonly email: (index: number) => string
+}
+
+/** A changed subscriber: its id and the values of IMPORTED_COLUMNS. */
+export interface UpdatedSubscriber {
+  readonly id: number
+  readonly values: ReadonlyArray<InsertValue>
 }
 
 /** A subscriber-tag link. */
@@ -66,9 +65,9 @@ export interface ImportBulkWrites {
   /** The list's subscribers with these addresses (an address may repeat: an `IN` list takes it, and a set to drop repeats cost more). */
   readonly existing: (emailListId: number, emails: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ExistingSubscriberRow>, SqlError>
   /** Writes the imported columns of existing subscribers (each id once). */
-  readonly update: (rows: ReadonlyArray<{ readonly id: number; readonly columns: ImportedSubscriberColumns }>) => Effect.Effect<void, SqlError>
-  /** Inserts new subscribers (each row read once); their ids, in the order of `rows`. */
-  readonly insert: (rows: Rows<NewSubscriberColumns>) => Effect.Effect<ReadonlyArray<number>, SqlError>
+  readonly update: (rows: ReadonlyArray<UpdatedSubscriber>) => Effect.Effect<void, SqlError>
+  /** Inserts new subscribers (each row written once); their ids, in the order of `rows`. */
+  readonly insert: (rows: NewSubscriberRows) => Effect.Effect<ReadonlyArray<number>, SqlError>
   /** Links subscribers that have no link yet (the batch's new ones) to tags. */
   readonly link: (links: ReadonlyArray<TagLinkRow>) => Effect.Effect<void, SqlError>
   /** Records events, in order. */
@@ -76,7 +75,7 @@ export interface ImportBulkWrites {
 }
 
 /** Inserts new subscribers and learns their ids from RETURNING. */
-const returningInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>) =>
+const returningInsert = (sql: SqlClient.SqlClient, rows: NewSubscriberRows) =>
   Effect.gen(function*() {
     const ids: Array<number> = []
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
@@ -84,9 +83,8 @@ const returningInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColum
       const values = new Array<InsertValue>((end - start) * NEW_SUBSCRIBER_COLUMNS.length)
       const emails: Array<string> = []
       for (let i = start, v = 0; i < end; i++) {
-        const c = rows.row(i)
-        emails.push(c.email)
-        v = writeNewSubscriberValues(c, values, v)
+        emails.push(rows.email(i))
+        v = rows.write(i, values, v)
       }
       // matched by address: neither database promises RETURNING rows in VALUES order
       const idOf = new Map<string, number>()
@@ -105,7 +103,7 @@ const NUMBERED_COLUMNS = ["id", ...NEW_SUBSCRIBER_COLUMNS]
  * RETURNING, which cost 3.5 µs of an insert's 15.7 µs a row (bench/HISTORY.md). Safe because a transaction that
  * writes is the file's only writer, and one whose snapshot went stale cannot write at all.
  */
-const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumns>, insertValues: InsertValues) =>
+const numberedInsert = (sql: SqlClient.SqlClient, rows: NewSubscriberRows, insertValues: InsertValues) =>
   Effect.gen(function*() {
     if (rows.length === 0) return []
     const [after] = yield* sql<{ readonly last: number }>`SELECT MAX(COALESCE((SELECT MAX(id) FROM subscribers), 0),
@@ -116,7 +114,7 @@ const numberedInsert = (sql: SqlClient.SqlClient, rows: Rows<NewSubscriberColumn
       const values = new Array<InsertValue>((end - start) * NUMBERED_COLUMNS.length)
       for (let i = start, v = 0; i < end; i++) {
         values[v++] = first + i
-        v = writeNewSubscriberValues(rows.row(i), values, v)
+        v = rows.write(i, values, v)
       }
       yield* insertValues("subscribers", NUMBERED_COLUMNS, values)
     }
@@ -155,7 +153,11 @@ export const sqlImportBulkWrites = (sql: SqlClient.SqlClient, writer: Option.Opt
         return found
       }),
     update: (rows) =>
-      Effect.forEach(rows, ({ columns, id }) => sql`UPDATE subscribers SET ${sql.update(columns)} WHERE id = ${id}`, { discard: true }),
+      Effect.forEach(rows, ({ id, values }) => {
+        const columns: Record<string, InsertValue> = {}
+        IMPORTED_COLUMNS.forEach((column, i) => (columns[column] = values[i]!))
+        return sql`UPDATE subscribers SET ${sql.update(columns)} WHERE id = ${id}`
+      }, { discard: true }),
     insert: (rows) =>
       sql.onDialectOrElse({ sqlite: () => numberedInsert(sql, rows, insertValues), orElse: () => returningInsert(sql, rows) }),
     link: (links) =>

@@ -8,7 +8,7 @@
  * settings after a colon: `nolog` (LOG_REQUESTS=false), `warn` (LOG_LEVEL=warn), `workers` (the background workers in
  * the server, as `npm start` runs them; WORKERS=false otherwise), or node flags joined by `+`
  * (`current:--max-semi-space-size=8`), added after `npm start`'s.
- * Usage: npm run bench:compare -- --builds current,old-dist,current:nolog --request post|get|healthz --turns 8
+ * Usage: npm run bench:compare -- --builds current,old-dist,current:nolog --request post|posttag|get|healthz --turns 8
  * [--store sqlite|postgres]
  */
 import { rmSync } from "node:fs"
@@ -68,6 +68,8 @@ for (const [index, name] of BUILDS.entries()) {
       ? ["GET", "/healthz"]
       : REQUEST === "get"
       ? ["GET", `/api/email-lists/${list.uuid}`]
+      : REQUEST === "posttag"
+      ? ["POST", `/api/email-lists/${list.uuid}/subscribers`, JSON.stringify({ email: `c${sent++}@example.com`, tags: ["signup"] })]
       : ["POST", `/api/email-lists/${list.uuid}/subscribers`, JSON.stringify({ email: `c${sent++}@example.com` })]
   const tokens = await clientTokens(port, 8)
   // a fresh process's code is not optimised yet

@@ -20,6 +20,9 @@ export class Tag extends Schema.Class<Tag>("Tag")({
   updatedAt: Timestamp
 }) {}
 
+/** A tag as a change of a subscriber's tags names it (its events carry the name): no subscriber count to read. */
+export type TagRef = Pick<Tag, "id" | "name" | "emailListId">
+
 /** The canonical form of a tag name for lookups: trimmed and lower-cased. */
 export const tagKey = (name: string): string => name.trim().toLowerCase()
 

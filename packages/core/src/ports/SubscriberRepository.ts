@@ -2,14 +2,12 @@ import { Context, type Effect, type Option } from "effect"
 import type { Page } from "../domain/CollectionQuery.js"
 import type { EmailListId, SubscriberId, SubscriberUuid, TagId } from "../domain/Ids.js"
 import type { Subscriber } from "../domain/Subscriber.js"
-import type { Tag } from "../domain/Tag.js"
+import type { TagRef } from "../domain/Tag.js"
 import type { SubscriberCriteria, SubscriberPageQuery } from "../domain/SubscriberCriteria.js"
 
 /** A subscriber before the store has given it an id (tags are attached separately). */
 export type NewSubscriber = Omit<Subscriber, "id" | "tags">
 
-/** A tag as a change of a subscriber's tags names it (its events carry the name). */
-export type TagRef = Pick<Tag, "id" | "name" | "emailListId">
 
 /** The writable fields of a subscriber. */
 export type SubscriberChanges = Pick<

@@ -16,6 +16,9 @@ const CountedRow = Schema.Struct({
   countedSubscribers: Schema.optional(Schema.Union(Schema.Number, Schema.NumberFromString))
 })
 
+/** A reference to a tag (TagRef), as read from the table. */
+const TagRefRow = Schema.Struct({ id: TagId, name: Schema.String, emailListId: EmailListId })
+
 const FromRow = Schema.transform(CountedRow, Schema.typeSchema(Tag), {
   strict: false,
   decode: ({ countedSubscribers, ...row }) => new Tag({ ...row, subscriberCount: countedSubscribers ?? row.subscriberCount }, true),
@@ -39,6 +42,13 @@ export const SqlTagRepository = Layer.effect(
       Result: FromRow,
       execute: ({ emailListId, keys }) =>
         sql`SELECT * FROM ${tags} WHERE email_list_id = ${emailListId} AND name_key IN ${sql.in(keys)}`
+    })
+    /** References to the list's tags with these name keys: the plain table, no counts to sum. */
+    const refsByNames = SqlSchema.findAll({
+      Request: Schema.Struct({ emailListId: EmailListId, keys: Schema.Array(Schema.String) }),
+      Result: TagRefRow,
+      execute: ({ emailListId, keys }) =>
+        sql`SELECT id, name, email_list_id FROM tags WHERE email_list_id = ${emailListId} AND name_key IN ${sql.in(keys)}`
     })
     const byRefs = SqlSchema.findAll({
       Request: Schema.Struct({ emailListId: EmailListId, refs: Schema.Array(Schema.String) }),
@@ -85,7 +95,7 @@ export const SqlTagRepository = Layer.effect(
         Effect.gen(function*() {
           if (names.length === 0) return []
           const keys = [...new Set(names.map(tagKey))]
-          const found = yield* byNames({ emailListId, keys })
+          const found = yield* refsByNames({ emailListId, keys })
           if (found.length === keys.length) return found
           const have = new Set(found.map((tag) => tagKey(tag.name)))
           // the first name given for each missing key, as one insert of them all kept it
@@ -106,7 +116,7 @@ export const SqlTagRepository = Layer.effect(
             updatedAt: at.toISOString()
           }))
           yield* sql`INSERT INTO tags ${sql.insert(rows)} ON CONFLICT DO NOTHING`
-          return yield* byNames({ emailListId, keys })
+          return yield* refsByNames({ emailListId, keys })
         }).pipe(Effect.orDie),
       update: (id, changes) => update({ id, row: changes }).pipe(Effect.orDie),
       findById: (id) => findById(id).pipe(Effect.orDie),

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { EmailListId, TagId, TagUuid } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
-import { Tag, tagKey } from "../../domain/Tag.js"
+import { Tag, tagKey, type TagRef } from "../../domain/Tag.js"
 import { TagRepository } from "../../ports/TagRepository.js"
 import { containsIgnoringCase, listPage } from "./listPage.js"
 import type { MemoryState } from "./MemoryState.js"
@@ -16,6 +16,11 @@ export const makeMemoryTagRepository = (state: MemoryState) => {
   }
   const toTag = (row: ReturnType<typeof rows> extends Map<number, infer R> ? R : never) =>
     new Tag({ ...row, id: row.id as TagId, subscriberCount: count(row.id) })
+  const ref = (row: { readonly id: number; readonly name: string; readonly emailListId: number }): TagRef => ({
+    id: row.id as TagId,
+    name: row.name,
+    emailListId: row.emailListId as EmailListId
+  })
   const ofList = (emailListId: number) => [...rows().values()].filter((row) => row.emailListId === emailListId)
   const byName = (emailListId: number, name: string) => ofList(emailListId).find((row) => tagKey(row.name) === tagKey(name))
   const find = (predicate: (row: Tag) => boolean) =>
@@ -34,7 +39,7 @@ export const makeMemoryTagRepository = (state: MemoryState) => {
       Effect.sync(() =>
         names.map((name) => {
           const existing = byName(emailListId, name)
-          if (existing !== undefined) return toTag(existing)
+          if (existing !== undefined) return ref(existing)
           const row = {
             id: state.nextId("tags"),
             uuid: newUuid() as TagUuid,
@@ -46,7 +51,7 @@ export const makeMemoryTagRepository = (state: MemoryState) => {
             updatedAt: at
           }
           rows().set(row.id, row)
-          return toTag(row)
+          return ref(row)
         })
       ),
     update: (id, changes) =>

@@ -4,7 +4,7 @@ import { TagCollection } from "../../domain/Collections.js"
 import { makeCollectionQuery } from "../../domain/CollectionQuery.js"
 import type { EmailListId, TagId, TagUuid } from "../../domain/Ids.js"
 import { newUuid } from "../../domain/Ids.js"
-import type { Tag } from "../../domain/Tag.js"
+import type { Tag, TagRef } from "../../domain/Tag.js"
 import { EmailListRepository } from "../../ports/EmailListRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
@@ -13,7 +13,8 @@ import { aSegment, aSubscriber, aTag, anEmailList, at, type MakeStorage } from "
 
 const names = (page: { readonly items: ReadonlyArray<{ readonly name: string }> }) => page.items.map((t) => t.name)
 /** Tags by id, for comparing sets of tags whatever order a store returns them in. */
-const byId = (tags: ReadonlyArray<Tag>) => [...tags].sort((a, b) => a.id - b.id)
+const byId = <T extends { readonly id: TagId }>(tags: ReadonlyArray<T>) => [...tags].sort((a, b) => a.id - b.id)
+const ref = (tag: Tag): TagRef => ({ id: tag.id, name: tag.name, emailListId: tag.emailListId })
 const ids = (tags: ReadonlyArray<{ readonly id: TagId }>) => tags.map((t) => t.id).sort((a, b) => a - b)
 
 /** TagRepository conformance (with the subscriber and segment links a tag has). */
@@ -61,7 +62,7 @@ export const tagContract = (makeStorage: MakeStorage) =>
         expect(Option.isNone(yield* repo.findByUuid(newUuid() as TagUuid))).toBe(true)
       })))
 
-    it.effect("ensures named tags: creates the missing ones with the type, returns the existing ones unchanged", () =>
+    it.effect("ensures named tags: creates the missing ones with the type, refers to the existing ones unchanged", () =>
       run(Effect.gen(function*() {
         const repo = yield* TagRepository
         const [one, two] = [yield* aList, yield* aList]
@@ -71,13 +72,15 @@ export const tagContract = (makeStorage: MakeStorage) =>
         const ensured = yield* repo.ensure(one, ["vip", "News", " promo "], "mailcoach", at(5))
         expect(ensured).toHaveLength(3)
         const [news, promo] = [ensured.find((t) => t.name === "News")!, ensured.find((t) => t.name === "promo")!]
-        expect(ensured.find((t) => t.id === vip.id)).toEqual(vip)
-        expect(news).toMatchObject({ emailListId: one, type: "mailcoach", visibleInPreferences: false, subscriberCount: 0 })
-        expect(news.createdAt).toEqual(at(5))
-        expect(news.updatedAt).toEqual(at(5))
+        expect(ensured.find((t) => t.id === vip.id)).toEqual(ref(vip))
+        expect(Option.getOrThrow(yield* repo.findById(vip.id))).toEqual(vip)
+        const created = Option.getOrThrow(yield* repo.findById(news.id))
+        expect(ref(created)).toEqual(news)
+        expect(created).toMatchObject({ emailListId: one, type: "mailcoach", visibleInPreferences: false, subscriberCount: 0 })
+        expect(created.createdAt).toEqual(at(5))
+        expect(created.updatedAt).toEqual(at(5))
         expect(news.id).not.toBe(otherNews.id)
-        expect(promo).toMatchObject({ emailListId: one, type: "mailcoach" })
-        expect(Option.getOrThrow(yield* repo.findById(news.id))).toEqual(news)
+        expect(Option.getOrThrow(yield* repo.findById(promo.id))).toMatchObject({ emailListId: one, type: "mailcoach" })
 
         const twice = yield* repo.ensure(one, ["NEWS", "Promo", "VIP"], "default", at(9))
         expect(byId(twice)).toEqual(byId(ensured))

@@ -1,18 +1,19 @@
 /**
  * How an idle worker polls: with a WorkSignal it slows down after empty polls (up to its slowest pace) and a commit in
- * the process ends the wait at once; without one, or without a slowest pace, it keeps its pace.
+ * the process ends the wait at once, and work of its topic ends even its regular pause; without one, or without a
+ * slowest pace, it keeps its pace.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { WorkSignal } from "@mailroom/core"
+import { WorkSignal, type WorkTopic } from "@mailroom/core"
 import { Duration, Effect, Fiber, Ref, TestClock } from "effect"
 import { pollForever } from "../src/usecases/pollForever.js"
 
 /** A worker that never finds work, recording the test-clock time of each poll. */
-const idleWorker = (maxIdle?: Duration.DurationInput) =>
+const idleWorker = (maxIdle?: Duration.DurationInput, topic?: WorkTopic) =>
   Effect.gen(function*() {
     const polls = yield* Ref.make<ReadonlyArray<number>>([])
     const step = Effect.flatMap(TestClock.currentTimeMillis, (at) => Ref.update(polls, (all) => [...all, at])).pipe(Effect.as(0))
-    const fiber = yield* Effect.fork(pollForever("test worker", step, Duration.millis(100), maxIdle))
+    const fiber = yield* Effect.fork(pollForever("test worker", step, Duration.millis(100), maxIdle, topic))
     return { polls, fiber }
   })
 
@@ -33,6 +34,29 @@ describe("pollForever", () => {
       // after a nudge it starts again from its normal pace
       yield* TestClock.adjust(Duration.millis(100))
       expect((yield* Ref.get(polls)).at(-1)).toBe(10_100)
+      yield* Fiber.interrupt(fiber)
+    }).pipe(Effect.provide(WorkSignal.Default)))
+
+  it.effect("work of its topic ends even its regular pause; a commit, or another topic's work, does not", () =>
+    Effect.gen(function*() {
+      const signal = yield* WorkSignal
+      const { fiber, polls } = yield* idleWorker(Duration.seconds(2), "imports")
+      yield* TestClock.adjust(Duration.millis(1))
+      expect(yield* Ref.get(polls)).toEqual([0])
+      // in its regular 100 ms pause: a commit and a campaign started leave it waiting
+      yield* signal.notify
+      yield* signal.wake("campaigns")
+      yield* TestClock.adjust(Duration.millis(30))
+      expect(yield* Ref.get(polls)).toEqual([0])
+      yield* signal.wake("imports")
+      yield* TestClock.adjust(Duration.millis(1))
+      expect(yield* Ref.get(polls)).toEqual([0, 31])
+      // a wake taken before a poll still ends the wait after it; then the regular pace again
+      yield* signal.wake("imports")
+      yield* TestClock.adjust(Duration.millis(1))
+      expect(yield* Ref.get(polls)).toEqual([0, 31, 32])
+      yield* TestClock.adjust(Duration.millis(100))
+      expect(yield* Ref.get(polls)).toEqual([0, 31, 32, 132])
       yield* Fiber.interrupt(fiber)
     }).pipe(Effect.provide(WorkSignal.Default)))
 

@@ -10,6 +10,7 @@ import { JobQueue } from "../ports/JobQueue.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import { findByRef } from "./lookup.js"
 import { now } from "./now.js"
+import { wakeWorker } from "./WorkSignal.js"
 import { testMailRecipients } from "./testMailRecipients.js"
 
 /** Job kind of a campaign test mail. */
@@ -63,6 +64,7 @@ export class CampaignActions extends Effect.Service<CampaignActions>()("@mailroo
           updatedAt: yield* now
         })
         if (Option.isNone(started)) return yield* cannot("it was already sent")
+        yield* wakeWorker("campaigns")
         return started.value
       })
 
@@ -86,6 +88,7 @@ export class CampaignActions extends Effect.Service<CampaignActions>()("@mailroo
         if (Option.isNone(moved)) {
           return yield* new CampaignConflict({ message: `Campaign cannot be ${action}d: its status just changed.` })
         }
+        if (next.right === "sending") yield* wakeWorker("campaigns")
       })
 
     /** Queues test mails (1-10 distinct addresses) of a draft or scheduled campaign. */

@@ -157,7 +157,8 @@ export class CampaignDelivery extends Effect.Service<CampaignDelivery>()("@mailr
         return Duration.millis(transportPause)
       }),
       options.pollInterval,
-      SLOWEST_IDLE_POLL
+      SLOWEST_IDLE_POLL,
+      "campaigns"
     )
 
     return { step, drain, run } as const

@@ -288,7 +288,7 @@ export class ImportWorker extends Effect.Service<ImportWorker>()("@mailroom/Impo
     })
 
     /** Polls forever; the server forks it, `mailroom worker` runs it. */
-    const run = pollForever("Subscriber imports", step(), options.pollInterval, SLOWEST_IDLE_POLL)
+    const run = pollForever("Subscriber imports", step(), options.pollInterval, SLOWEST_IDLE_POLL, "imports")
 
     return { step, drain, run } as const
   })

@@ -13,6 +13,7 @@ import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SubscriberImportRepository } from "../ports/SubscriberImportRepository.js"
 import { findByRef, orNotFound, parseIntId } from "./lookup.js"
 import { now } from "./now.js"
+import { wakeWorker } from "./WorkSignal.js"
 
 const HEADER_PROBE = 65_536
 
@@ -165,6 +166,7 @@ export class SubscriberImports extends Effect.Service<SubscriberImports>()("@mai
         orNotFound("Subscriber import"),
         Effect.catchTag("NotFound", () => new InvalidState({ message: "Cannot start a non-draft import." }))
       )
+      yield* wakeWorker("imports")
     })
 
     /** The rows the import refused so far, in CSV order. */

@@ -4,8 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  CsvParser,
-  type CsvRow,
   EmailListRepository,
   type EmailListId,
   ImportBatchRepository,
@@ -20,25 +18,7 @@ import { MemoryStorage } from "@mailroom/core/testing"
 import { Duration, Effect, Exit, Layer, Option, TestClock } from "effect"
 import { anImport } from "../src/testing/suite/importFixtures.js"
 import { anEmailList, at } from "../src/testing/suite/fixtures.js"
-
-/** A CSV reader for plain test files: one record a line, fields split on commas, no quoting. */
-const plainCsv = Layer.succeed(CsvParser, CsvParser.of({
-  reader: Effect.sync(() => {
-    let pending = ""
-    let line = 0
-    const records = (lines: ReadonlyArray<string>): Array<CsvRow> =>
-      lines.map((text) => ({ _tag: "Record" as const, line: ++line, fields: text.split(",") }))
-    return {
-      push: (text: string) =>
-        Effect.sync(() => {
-          const lines = (pending + text).split("\n")
-          pending = lines.pop()!
-          return records(lines)
-        }),
-      end: Effect.sync(() => records(pending === "" ? [] : [pending]))
-    }
-  })
-}))
+import { plainCsv } from "./plainCsv.js"
 
 /** Writes allowed before the store "crashes" (dies on the next write); Infinity: never. */
 let writesLeft = Infinity

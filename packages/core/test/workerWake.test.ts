@@ -8,8 +8,6 @@ import {
   CampaignDelivery,
   CampaignInput,
   Campaigns,
-  CsvParser,
-  type CsvRow,
   EmailListInput,
   EmailLists,
   ImportWorker,
@@ -21,25 +19,7 @@ import {
 } from "@mailroom/core"
 import { MemoryMailbox, MemoryMailer, MemoryStorage } from "@mailroom/core/testing"
 import { Duration, Effect, Fiber, Layer, Schema, TestClock } from "effect"
-
-/** One record a line, fields split on commas. */
-const plainCsv = Layer.succeed(CsvParser, CsvParser.of({
-  reader: Effect.sync(() => {
-    let pending = ""
-    let line = 0
-    const records = (lines: ReadonlyArray<string>): Array<CsvRow> =>
-      lines.map((text) => ({ _tag: "Record" as const, line: ++line, fields: text.split(",") }))
-    return {
-      push: (text: string) =>
-        Effect.sync(() => {
-          const lines = (pending + text).split("\n")
-          pending = lines.pop()!
-          return records(lines)
-        }),
-      end: Effect.sync(() => records(pending === "" ? [] : [pending]))
-    }
-  })
-}))
+import { plainCsv } from "./plainCsv.js"
 
 const TestLayer = Mailroom.pipe(Layer.provideMerge(Layer.mergeAll(MemoryStorage, MemoryMailer, plainCsv)))
 

@@ -21,10 +21,11 @@ export type SubscriberChanges = Pick<
  */
 export class SubscriberRepository extends Context.Tag("@mailroom/SubscriberRepository")<SubscriberRepository, {
   /**
-   * Inserts the subscriber with its `subscriber.created` event and its list's count; none when the list already has
-   * that email. Atomic on its own: outside a transaction the three are committed together.
+   * Inserts the subscriber with its `subscriber.created` event and its list's count, and attaches `tags` (tags of its
+   * list, each once) with their `tag.added` events (by tag id, after `subscriber.created`) and counts; none when the
+   * list already has that email. Atomic on its own: outside a transaction all of it is committed together.
    */
-  readonly insert: (subscriber: NewSubscriber) => Effect.Effect<Option.Option<Subscriber>>
+  readonly insert: (subscriber: NewSubscriber, tags?: ReadonlyArray<TagRef>) => Effect.Effect<Option.Option<Subscriber>>
   /**
    * Writes the changes if the subscriber still has `previous`'s status (none otherwise, so a concurrent
    * status change is never counted twice).

@@ -21,6 +21,8 @@ export class TagRepository extends Context.Tag("@mailroom/TagRepository")<TagRep
     type: TagType,
     at: Date
   ) => Effect.Effect<ReadonlyArray<TagRef>>
+  /** References to the list's tags with these names (case-insensitive), those that exist; no subscriber counts. */
+  readonly refsByName: (emailListId: EmailListId, names: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TagRef>>
   readonly update: (
     id: TagId,
     changes: { readonly name: string; readonly visibleInPreferences: boolean; readonly updatedAt: Date }

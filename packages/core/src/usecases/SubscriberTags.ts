@@ -1,7 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { EmailList } from "../domain/EmailList.js"
 import type { Subscriber } from "../domain/Subscriber.js"
-import { tagKey } from "../domain/Tag.js"
+import { tagKey, type TagRef } from "../domain/Tag.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
 import { TagRepository } from "../ports/TagRepository.js"
 import { now } from "./now.js"
@@ -52,6 +52,17 @@ export class SubscriberTags extends Effect.Service<SubscriberTags>()("@mailroom/
       return wanted
     })
 
-    return { sync } as const
+    /**
+     * The named tags as references when every one exists on the list already (a sign-up then attaches them in its own
+     * insert); none when one is missing (it would have to be created, in the sign-up's transaction).
+     */
+    const existing = Effect.fn("SubscriberTags.existing")(function*(list: EmailList, given: ReadonlyArray<string>) {
+      const names = cleanTagNames(given)
+      if (names.length === 0) return Option.some<ReadonlyArray<TagRef>>([])
+      const found = yield* tags.refsByName(list.id, names)
+      return found.length === names.length ? Option.some(found) : Option.none()
+    })
+
+    return { sync, existing } as const
   })
 }) {}

@@ -7,7 +7,7 @@ import { Subscriber } from "../domain/Subscriber.js"
 import type { SubscriberChanges } from "../ports/SubscriberRepository.js"
 import type { SubscriberInput, SubscriberUpdateInput } from "../domain/SubscriberInput.js"
 import { subscriberStatus } from "../domain/SubscriberStatus.js"
-import { compareTagNames } from "../domain/Tag.js"
+import { compareTagNames, type TagRef } from "../domain/Tag.js"
 import { ValidationError } from "../errors/ValidationError.js"
 import { EmailListRepository } from "../ports/EmailListRepository.js"
 import { SubscriberRepository } from "../ports/SubscriberRepository.js"
@@ -67,6 +67,10 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
       return yield* find(ref)
     })
 
+    /** A subscriber just created with these tags, carrying their names. */
+    const withTagNames = (subscriber: Subscriber, tags: ReadonlyArray<TagRef>) =>
+      tags.length === 0 ? subscriber : new Subscriber({ ...subscriber, tags: tags.map((tag) => tag.name).sort(compareTagNames) }, true)
+
     const stamps = (subscriber: Subscriber) => ({ subscribedAt: subscriber.subscribedAt, unsubscribedAt: subscriber.unsubscribedAt })
 
     /**
@@ -91,13 +95,17 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
         createdAt: at,
         updatedAt: at
       })
-      // a new address without tags or a confirmation mail is only the insert, which is atomic on its own: no
-      // transaction to open and commit (on Postgres one round trip instead of three)
+      // a new address without a confirmation mail, whose tags (if any) all exist already, is only the insert, which
+      // attaches them and is atomic on its own: no transaction to open and commit (on Postgres one round trip, two with
+      // tags, instead of three to five)
       let triedAlone = false
-      if (!confirm && (input.tags === undefined || input.tags.length === 0)) {
-        const inserted = yield* withAtomicWrite(repo.insert(fresh(yield* now)))
-        if (Option.isSome(inserted)) return { list, subscriber: inserted.value, created: true }
-        triedAlone = true
+      if (!confirm) {
+        const known = input.tags === undefined || input.tags.length === 0 ? Option.some([]) : yield* tagging.existing(list, input.tags)
+        if (Option.isSome(known)) {
+          const inserted = yield* withAtomicWrite(repo.insert(fresh(yield* now), known.value))
+          if (Option.isSome(inserted)) return { list, subscriber: withTagNames(inserted.value, known.value), created: true }
+          triedAlone = true
+        }
       }
       return yield* retryOnConflict(withTransaction(Effect.gen(function*() {
         const at = yield* now
@@ -110,9 +118,7 @@ export class Subscribers extends Effect.Service<Subscribers>()("@mailroom/Subscr
           const added = input.tags === undefined || input.tags.length === 0
             ? []
             : yield* tagging.sync(list, inserted.value, input.tags, "add")
-          const subscriber = added.length === 0
-            ? inserted.value
-            : new Subscriber({ ...inserted.value, tags: added.map((tag) => tag.name).sort(compareTagNames) }, true)
+          const subscriber = withTagNames(inserted.value, added)
           if (confirm) yield* confirmations.request(subscriber)
           return { list, subscriber, created: true }
         }

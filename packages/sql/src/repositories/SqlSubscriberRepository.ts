@@ -7,6 +7,7 @@ import {
   Subscriber,
   type SubscriberChanges,
   type SubscriberCriteria,
+  type SubscriberId,
   SubscriberRepository,
   type SubscriberSort,
   subscriberStatus,
@@ -16,7 +17,7 @@ import {
 } from "@mailroom/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { insertEvents } from "../events/insertEvents.js"
-import { insertSubscriber } from "../insertSubscriber.js"
+import { atomically, insertSubscriber, insertTaggedSubscriberPg } from "../insertSubscriber.js"
 import { changeTagsAtOnce } from "../changeTagsAtOnce.js"
 import { changeTagsSync } from "../changeTagsSync.js"
 import { linkCountDelta, tagChangeEvents } from "../tagChanges.js"
@@ -141,7 +142,7 @@ export const SqlSubscriberRepository = Layer.effect(
       }).pipe(Effect.orDie)
 
     return SubscriberRepository.of({
-      insert: (subscriber) =>
+      insert: (subscriber, tags = []) =>
         Effect.gen(function*() {
           const row = {
             ...(yield* columns(subscriber)),
@@ -149,7 +150,14 @@ export const SqlSubscriberRepository = Layer.effect(
             emailListId: subscriber.emailListId,
             createdAt: subscriber.createdAt.toISOString()
           }
-          const inserted = yield* insertSubscriber(sql, writer, row, subscriber.createdAt)
+          const inserted = tags.length === 0
+            ? yield* insertSubscriber(sql, writer, row, subscriber.createdAt)
+            : pg
+            ? yield* insertTaggedSubscriberPg(sql, row, subscriber.createdAt, tags)
+            : yield* atomically(sql, Effect.tap(
+              insertSubscriber(sql, writer, row, subscriber.createdAt),
+              (rows) => rows.length === 0 ? Effect.void : changeTags(Number(rows[0]!["id"]) as SubscriberId, { add: tags, remove: [] })
+            ))
           if (inserted.length === 0) return Option.none()
           const [created] = yield* decodeRows(inserted)
           return Option.some(new Subscriber({ ...created!, tags: [] }, true))

@@ -118,6 +118,8 @@ export const SqlTagRepository = Layer.effect(
           yield* sql`INSERT INTO tags ${sql.insert(rows)} ON CONFLICT DO NOTHING`
           return yield* refsByNames({ emailListId, keys })
         }).pipe(Effect.orDie),
+      refsByName: (emailListId, names) =>
+        names.length === 0 ? Effect.succeed([]) : refsByNames({ emailListId, keys: [...new Set(names.map(tagKey))] }).pipe(Effect.orDie),
       update: (id, changes) => update({ id, row: changes }).pipe(Effect.orDie),
       findById: (id) => findById(id).pipe(Effect.orDie),
       findByUuid: (uuid) => findByUuid(uuid).pipe(Effect.orDie),

@@ -70,17 +70,19 @@ export const makeMemorySubscriberRepository = (state: MemoryState) => {
   }
 
   const repository: SubscriberRepository["Type"] = SubscriberRepository.of({
-    insert: (subscriber) =>
-      Effect.sync(() => {
+    insert: (subscriber, tags = []) =>
+      Effect.suspend(() => {
         const clash = [...rows().values()].some((row) =>
           row.emailListId === subscriber.emailListId && row.email === subscriber.email
         )
-        if (clash) return Option.none()
+        if (clash) return Effect.succeed(Option.none())
         const row = { ...subscriber, id: state.nextId("subscribers") }
         rows().set(row.id, row)
         adjustActive(row.emailListId, active(row))
         recordMemoryEvents(state, [createdEvent(row, subscriberStatus(row), row.createdAt)])
-        return Option.some(toSubscriber(row))
+        return tags.length === 0
+          ? Effect.succeed(Option.some(toSubscriber(row)))
+          : Effect.map(repository.addTags(row.id as SubscriberId, tags.map((tag) => tag.id)), () => Option.some(toSubscriber(row)))
       }),
     update: (previous, changes) =>
       Effect.sync(() => {

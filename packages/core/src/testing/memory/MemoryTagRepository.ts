@@ -54,6 +54,11 @@ export const makeMemoryTagRepository = (state: MemoryState) => {
           return ref(row)
         })
       ),
+    refsByName: (emailListId, names) =>
+      Effect.sync(() => {
+        const keys = new Set(names.map(tagKey))
+        return ofList(emailListId).filter((row) => keys.has(tagKey(row.name))).map(ref)
+      }),
     update: (id, changes) =>
       Effect.sync(() => {
         const existing = rows().get(id)

@@ -5,10 +5,12 @@ import { EventOutbox } from "../../events/EventOutbox.js"
 import { newEvent } from "../../events/NewEvent.js"
 import { START } from "../../events/EventPosition.js"
 import { CampaignRepository } from "../../ports/CampaignRepository.js"
+import { EmailListRepository } from "../../ports/EmailListRepository.js"
 import { ImportBatchRepository } from "../../ports/ImportBatchRepository.js"
 import { SendRepository } from "../../ports/SendRepository.js"
 import { SubscriberImportRepository } from "../../ports/SubscriberImportRepository.js"
 import { SubscriberRepository } from "../../ports/SubscriberRepository.js"
+import { TagRepository } from "../../ports/TagRepository.js"
 import { Transactor } from "../../ports/Transactor.js"
 import { campaignFixtures } from "./campaignFixtures.js"
 import { aSubscriber, at, type MakeStorage } from "./fixtures.js"
@@ -113,6 +115,27 @@ export const eventsContract = (makeStorage: MakeStorage) =>
         expect(events[1]!.occurredAt).toEqual(at(10))
         expect(events.at(-1)!.data).toMatchObject({ uuid: ada.uuid, email: "ada@example.com", status: "subscribed" })
         expect(new Set(events.map((event) => event.id)).size).toBe(events.length)
+      })))
+
+    it.effect("records a subscriber inserted with tags: created, then each tag added by id; its counts; nothing twice", () =>
+      run(Effect.gen(function*() {
+        const repo = yield* SubscriberRepository
+        const tags = yield* TagRepository
+        const list = yield* aList
+        const [beta, vip] = yield* tagsOf(list, "beta", "vip")
+        const refs = yield* tags.refsByName(list, ["VIP", "beta"])
+        const ada = Option.getOrThrow(yield* repo.insert(aSubscriber(list, { email: "ada@example.com", createdAt: at(5) }), refs))
+        expect(Option.isNone(yield* repo.insert(aSubscriber(list, { email: "ada@example.com", createdAt: at(6) }), refs))).toBe(true)
+        const s = ada.id
+        const first = beta! < vip! ? "beta" : "vip"
+        expect((yield* recorded).map(line)).toEqual([
+          `subscriber.created ${s}`,
+          `tag.added ${s} ${first}`,
+          `tag.added ${s} ${first === "beta" ? "vip" : "beta"}`
+        ])
+        expect(Option.getOrThrow(yield* repo.findById(s)).tags).toEqual(["beta", "vip"])
+        for (const id of [beta!, vip!]) expect(Option.getOrThrow(yield* tags.findById(id)).subscriberCount).toBe(1)
+        expect(Option.getOrThrow(yield* (yield* EmailListRepository).findById(list)).activeSubscribersCount).toBe(1)
       })))
 
     it.effect("records nothing for a transaction that fails", () =>

@@ -8,7 +8,6 @@ import type { SubscriberCriteria, SubscriberPageQuery } from "../domain/Subscrib
 /** A subscriber before the store has given it an id (tags are attached separately). */
 export type NewSubscriber = Omit<Subscriber, "id" | "tags">
 
-
 /** The writable fields of a subscriber. */
 export type SubscriberChanges = Pick<
   Subscriber,

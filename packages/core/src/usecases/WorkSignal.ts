@@ -1,4 +1,4 @@
-import { Deferred, Effect, FiberId } from "effect"
+import { Deferred, Effect, FiberId, Option } from "effect"
 
 /** Work that one kind of worker does: it is told the moment such work is made in this process. */
 export type WorkTopic = "imports" | "campaigns"
@@ -44,4 +44,4 @@ export class WorkSignal extends Effect.Service<WorkSignal>()("@mailroom/WorkSign
 
 /** Wakes `topic`'s worker in this process, when there is a WorkSignal (an embedding may provide none). */
 export const wakeWorker = (topic: WorkTopic): Effect.Effect<void> =>
-  Effect.flatMap(Effect.serviceOption(WorkSignal), (signal) => (signal._tag === "Some" ? signal.value.wake(topic) : Effect.void))
+  Effect.flatMap(Effect.serviceOption(WorkSignal), Option.match({ onNone: () => Effect.void, onSome: (signal) => signal.wake(topic) }))

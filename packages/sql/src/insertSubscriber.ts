@@ -72,7 +72,7 @@ const insertAtOnce = (writer: SyncWriter["Type"], row: SubscriberInsertRow, at: 
  * Postgres: inserts a subscriber unless its address is on its list already and attaches `tags` (each once, existing
  * tags of its list), in one statement: the row, its links, its `subscriber.created` event then a `tag.added` event for
  * each tag by id (one INSERT in that order), the list's and the tags' count changes. The inserted row, or none. A
- * tagged sign-up is then this statement after the tags' look-up, where it was a transaction of six round trips
+ * tagged sign-up is then this statement after the tags' look-up, where it was a transaction of five round trips
  * (bench/HISTORY.md).
  */
 export const insertTaggedSubscriberPg = (

@@ -33,7 +33,9 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself: `docker stop` ends it gracefully (exit 0)
-# the heap settings of `npm start` (package.json "config.node_flags"; README, "Memory"), and its two malloc arenas
+# the heap settings of `npm start` (package.json "config.node_flags"; README, "Memory"), its two malloc arenas and
+# its fixed mmap threshold
 ENV MALLOC_ARENA_MAX=2
+ENV MALLOC_MMAP_THRESHOLD_=524288
 ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=100", "--v8-pool-size=0", "--expose-gc", "packages/server/dist/mailroom.mjs"]
 CMD ["serve"]

@@ -114,24 +114,35 @@ export const bareHttpRow = (r: LoadResult): string =>
   `| (bare node:http, no Mailroom) | GET / | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`
 
 /** What `npm start` and `npm run mailroom` run node with (package.json `config`). */
-const CONFIG = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { node_flags: string; malloc_arena_max: string } }).config
+const CONFIG = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { node_flags: string; malloc_arena_max: string; malloc_mmap_threshold: string } }).config
 
 /** The node flags `npm start` and `npm run mailroom` use (package.json `config.node_flags`). */
 export const NODE_FLAGS = CONFIG.node_flags
 
 /**
  * Starts a compiled `mailroom` command (`worker`, …) in its own process with the bench token and database, with the
- * node flags and malloc arenas `npm start` uses; BENCH_NODE_ARGS replaces the flags (e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof`, or "none"), MALLOC_ARENA_MAX the arenas, BENCH_SCRIPT the compiled server (a copy of another
- * build's `packages/server/dist` inside the repository, to compare builds run by run). Requests are logged, as `npm
- * start` does by default (LOG_REQUESTS=false in the environment turns it off); the log goes to /dev/null unless
- * BENCH_STDOUT is set.
+ * node flags and malloc settings `npm start` uses; BENCH_NODE_ARGS replaces the flags (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`, or "none"), MALLOC_ARENA_MAX the arenas, BENCH_MMAP_THRESHOLD malloc's mmap threshold
+ * ("none": glibc's own, which moves; not MALLOC_MMAP_THRESHOLD_, which would change the benchmark's own processes too),
+ * BENCH_SCRIPT the compiled server (a copy of another build's `packages/server/dist` inside the repository, to compare
+ * builds run by run). Requests are logged, as `npm start` does by default (LOG_REQUESTS=false in the environment turns
+ * it off); the log goes to /dev/null unless BENCH_STDOUT is set.
  */
-export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess =>
-  spawn("node", [...nodeArgs(), process.env["BENCH_SCRIPT"] ?? "packages/server/dist/mailroom.mjs", command], {
-    env: { MALLOC_ARENA_MAX: CONFIG.malloc_arena_max, ...process.env, DATABASE_URL: databaseUrl, API_TOKEN: TOKEN, ...env },
+export const startProcess = (command: string, databaseUrl: string, env: Record<string, string> = {}): ChildProcess => {
+  const settings: Record<string, string | undefined> = {
+    MALLOC_ARENA_MAX: CONFIG.malloc_arena_max,
+    ...process.env,
+    MALLOC_MMAP_THRESHOLD_: process.env["BENCH_MMAP_THRESHOLD"] ?? CONFIG.malloc_mmap_threshold,
+    DATABASE_URL: databaseUrl,
+    API_TOKEN: TOKEN,
+    ...env
+  }
+  if (settings["MALLOC_MMAP_THRESHOLD_"] === "none") delete settings["MALLOC_MMAP_THRESHOLD_"]
+  return spawn("node", [...nodeArgs(), process.env["BENCH_SCRIPT"] ?? "packages/server/dist/mailroom.mjs", command], {
+    env: settings,
     stdio: ["ignore", process.env["BENCH_STDOUT"] ? "inherit" : "ignore", "inherit"]
   })
+}
 
 /** The node flags of the Mailroom processes a benchmark starts. */
 export const nodeArgs = (): Array<string> => {

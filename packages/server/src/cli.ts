@@ -77,12 +77,13 @@ const backup = (databaseUrl: string, destination: string | undefined) =>
     yield* Console.log(`Backed up ${pages} pages to ${destination}.`)
   })
 
-/** The settings in effect, in one log line without secrets; then node's version, heap settings, arenas, idle collection. */
+/** The settings in effect, in one log line without secrets; then node's version, heap settings, malloc settings, idle collection. */
 const logConfiguration = (config: ServerConfig) =>
   Effect.zipRight(
     Effect.logInfo(`Configuration: ${Object.entries(configSummary(config)).map(([key, value]) => `${key}=${value}`).join(" ")}`),
     Effect.logInfo(`Node ${process.version}, heap settings: ${process.execArgv.filter((flag) => flag.startsWith("--")).join(" ") || "node's defaults"}, ` +
-      `malloc arenas: ${process.env["MALLOC_ARENA_MAX"] ?? "glibc's default"}, heap collected: ${idleCollectionSummary()}`)
+      `malloc arenas: ${process.env["MALLOC_ARENA_MAX"] ?? "glibc's default"}, ` +
+      `malloc mmap threshold: ${process.env["MALLOC_MMAP_THRESHOLD_"] ?? "glibc's default"}, heap collected: ${idleCollectionSummary()}`)
   )
 
 /** The environment's configuration with its DKIM keys and feedback checks; a bad value fails naming its variable. */

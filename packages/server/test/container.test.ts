@@ -31,13 +31,14 @@ describe("container image", () => {
     expect(dockerfile).toMatch(/^COPY --from=build /m)
     expect(dockerfile).toMatch(/^USER node$/m)
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m)
-    const config = (JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { config: { node_flags: string; malloc_arena_max: string } }).config
+    const config = (JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { config: { node_flags: string; malloc_arena_max: string; malloc_mmap_threshold: string } }).config
     const flags = config.node_flags
     const entrypoint = ["node", ...flags.split(" "), "packages/server/dist/mailroom.mjs"]
     // the container runs node with the heap settings `npm start` uses
     expect(dockerfile).toContain(`ENTRYPOINT ${JSON.stringify(entrypoint).replaceAll(",", ", ")}\n`)
-    // and the malloc arenas `npm start` sets
+    // and the malloc arenas and mmap threshold `npm start` sets
     expect(dockerfile).toMatch(new RegExp(`^ENV MALLOC_ARENA_MAX=${config.malloc_arena_max}$`, "m"))
+    expect(dockerfile).toMatch(new RegExp(`^ENV MALLOC_MMAP_THRESHOLD_=${config.malloc_mmap_threshold}$`, "m"))
     expect(dockerfile).toMatch(/^CMD \["serve"\]$/m)
   })
 

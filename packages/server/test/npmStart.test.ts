@@ -11,13 +11,13 @@ import { portIsFree, waitUntil } from "./portIsFree.js"
 import { repositoryCopy } from "./repositoryCopy.js"
 
 const clone = repositoryCopy()
-const config = (JSON.parse(readFileSync(join(clone.dir, "package.json"), "utf8")) as { config: { node_flags: string; malloc_arena_max: string } }).config
+const config = (JSON.parse(readFileSync(join(clone.dir, "package.json"), "utf8")) as { config: { node_flags: string; malloc_arena_max: string; malloc_mmap_threshold: string } }).config
 afterAll(() => clone.remove())
 
 const npmStartThenSignal = async (signal: NodeJS.Signals) => {
   const port = await freePort()
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), API_TOKEN: "npm-start-token" }
-  for (const key of ["DATABASE_URL", "SMTP_URL", "OUTBOX_DIR", "HOST", "APP_URL", "WORKERS", "MALLOC_ARENA_MAX"]) delete env[key]
+  for (const key of ["DATABASE_URL", "SMTP_URL", "OUTBOX_DIR", "HOST", "APP_URL", "WORKERS", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"]) delete env[key]
   // npm leads its own process group, so a failing test can kill the server npm started along with npm
   const npm = spawn("npm", ["start"], { cwd: clone.dir, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
   let output = ""
@@ -31,10 +31,12 @@ const npmStartThenSignal = async (signal: NodeJS.Signals) => {
     const answer = await fetch(`http://127.0.0.1:${port}/api/email-lists`, { headers: { authorization: "Bearer npm-start-token" } })
     expect(answer.status).toBe(200)
     expect(output).toMatch(/docs http:\/\/127\.0\.0\.1:\d+\/docs/)
-    // node runs with the heap settings and malloc arenas of package.json's config (README, "Memory"), and the server
+    // node runs with the heap settings and malloc settings of package.json's config (README, "Memory"), and the server
     // collects its heap itself when idle (config's --expose-gc)
     expect(config.malloc_arena_max).toMatch(/^\d+$/)
-    expect(output).toContain(`heap settings: ${config.node_flags}, malloc arenas: ${config.malloc_arena_max}, heap collected: every 30s when idle`)
+    expect(config.malloc_mmap_threshold).toMatch(/^\d+$/)
+    expect(output).toContain(`heap settings: ${config.node_flags}, malloc arenas: ${config.malloc_arena_max}, ` +
+      `malloc mmap threshold: ${config.malloc_mmap_threshold}, heap collected: every 30s when idle`)
     npm.kill(signal)
     expect(await exited, output).toBe(0)
     await waitUntil(() => portIsFree(port), 10_000)

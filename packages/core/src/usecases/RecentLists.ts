@@ -37,8 +37,7 @@ export class RecentLists extends Effect.Service<RecentLists>()("@mailroom/Recent
       })
 
     /** Runs a change of a list, then forgets every list remembered, even if the change fails or is interrupted. */
-    const changing = <A, E, R>(change: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.ensuring(change, Effect.sync(recent.forget))
+    const changing = recent.changing
 
     return { find, changing } as const
   })

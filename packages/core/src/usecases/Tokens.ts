@@ -40,8 +40,8 @@ export class Tokens extends Effect.Service<Tokens>()("@mailroom/Tokens", {
     // a look-up and a decoded row per request were ~12 % of a sign-up's CPU (bench/HISTORY.md)
     const recent = recentlyFound<ApiToken>(TOKEN_RECHECK_MS, MOST_REMEMBERED)
 
-    /** A token's deletion, after which the remembered tokens are forgotten, even if the request is interrupted. */
-    const forgetting = (deletion: Effect.Effect<boolean>) => Effect.uninterruptible(Effect.tap(deletion, () => recent.forget()))
+    /** A token's deletion, after which the remembered tokens are forgotten, even if it fails or is interrupted. */
+    const forgetting = recent.changing
 
     const insert = (name: string, secret: string, abilities: ReadonlyArray<Ability>) =>
       Effect.gen(function*() {

@@ -1,11 +1,18 @@
+import { Effect } from "effect"
+
 /**
  * Things found by a key within the last `ttlMs`, at most `most` of them (the oldest go first): a client's requests then
  * ask the store for one (its token, its list) once per `ttlMs`. `forget` drops them all (one was changed or deleted
- * here) and makes a look-up that started before it unable to remember what it found.
+ * here) and makes a look-up that started before it unable to remember what it found; `changing` runs a change and then
+ * forgets, whatever becomes of the change.
  */
 export const recentlyFound = <A>(ttlMs: number, most: number) => {
   const found = new Map<string, { readonly value: A; readonly until: number }>()
   let generation = 0
+  const forget = (): void => {
+    generation++
+    found.clear()
+  }
   return {
     /** What was remembered for this key, unless it is older than `ttlMs`. */
     get: (key: string, now: number): A | undefined => {
@@ -28,9 +35,8 @@ export const recentlyFound = <A>(ttlMs: number, most: number) => {
       found.set(key, { value, until: now + ttlMs })
     },
     /** Forgets everything: the next look-up of each key asks the store. */
-    forget: (): void => {
-      generation++
-      found.clear()
-    }
+    forget,
+    /** Runs a change of something remembered, then forgets everything, even if the change fails or is interrupted. */
+    changing: <B, E, R>(change: Effect.Effect<B, E, R>): Effect.Effect<B, E, R> => Effect.ensuring(change, Effect.sync(forget))
   }
 }

@@ -5,7 +5,8 @@
  * search (~20 µs of CPU per 40 KB mail), standing in for a real MTA, which would run on its own machine; `smtp-server`
  * (the JavaScript server the tests use) costs ~530 µs per mail on the same 2 cores, more than Mailroom itself.
  * `GET /?probe=<address>` answers when a `probe…` address first arrived (`{"at": ms}` or null); `GET /?nth=<n>` when the
- * n-th message (counting from 1) arrived (`{"at": ms}` or null).
+ * n-th message (counting from 1) arrived (`{"at": ms}` or null); `GET /?forget` forgets the recipients seen so far,
+ * so that duplicates count afresh (a campaign sent again to the same list).
  * Usage: tsx bench/send/sink.ts <smtpPort> <statusPort> [lean|smtp-server]
  */
 import { createServer } from "node:http"
@@ -137,6 +138,10 @@ createServer((req, res) => {
   const probe = new URL(req.url ?? "/", "http://sink").searchParams.get("probe")
   if (probe !== null) return void res.end(JSON.stringify({ at: probes.get(probe) ?? null }))
   const nth = new URL(req.url ?? "/", "http://sink").searchParams.get("nth")
+  if (new URL(req.url ?? "/", "http://sink").searchParams.has("forget")) {
+    recipients.clear()
+    return void res.end("{}")
+  }
   if (nth !== null) return void res.end(JSON.stringify({ at: arrivals[Number(nth) - 1] ?? null }))
   let duplicates = 0
   for (const count of recipients.values()) if (count > 1) duplicates++

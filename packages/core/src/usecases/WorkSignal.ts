@@ -32,9 +32,10 @@ export class WorkSignal extends Effect.Service<WorkSignal>()("@mailroom/WorkSign
       /** Work for `topic`'s worker was committed here: wakes it, whatever its pause. */
       wake: (topic: WorkTopic) =>
         Effect.suspend(() => {
-          const fired = topicNudge(topic)
+          // no nudge taken since the last wake: no worker waits, and the next one takes a fresh nudge
+          const fired = topical.get(topic)
           topical.delete(topic)
-          return Deferred.succeed(fired, undefined)
+          return fired === undefined ? Effect.void : Deferred.succeed(fired, undefined)
         }).pipe(Effect.asVoid),
       /** The nudge `topic`'s worker waits on, taken before its poll like `current`. */
       currentFor: (topic: WorkTopic) => Effect.sync(() => topicNudge(topic))

@@ -135,10 +135,11 @@ if (kind === "lean") {
 
 createServer((req, res) => {
   res.setHeader("content-type", "application/json")
-  const probe = new URL(req.url ?? "/", "http://sink").searchParams.get("probe")
+  const query = new URL(req.url ?? "/", "http://sink").searchParams
+  const probe = query.get("probe")
   if (probe !== null) return void res.end(JSON.stringify({ at: probes.get(probe) ?? null }))
-  const nth = new URL(req.url ?? "/", "http://sink").searchParams.get("nth")
-  if (new URL(req.url ?? "/", "http://sink").searchParams.has("forget")) {
+  const nth = query.get("nth")
+  if (query.has("forget")) {
     recipients.clear()
     return void res.end("{}")
   }
